@@ -171,8 +171,7 @@ class Nolli(datasets.GeneratorBasedBuilder):
 
     def _generate_examples(self):
         cfg = self.config
-        for i, item in enumerate(iter_items(cfg.nolli_config, cfg.seed, cfg.n, progress=True)):
-            yield i, item
+        yield from enumerate(iter_items(cfg.nolli_config, cfg.seed, cfg.n, progress=True))
 
 
 def _builder(config: str, seed: int, n: int, cache_dir: str | os.PathLike | None) -> Nolli:
