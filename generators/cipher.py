@@ -78,6 +78,7 @@ read as X (not ``IS``).
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
@@ -591,11 +592,11 @@ class Cipher(Puzzle):
 
     # ---- scoring -----------------------------------------------------------------------------
     def extract(self, response, answer, lang):
-        payload = _reference_payload(response)
+        payload, labelled = _reference_payload(response)
         if lang == "en":
-            ours = _en_fixed(payload)
+            ours = _en_fixed(payload, labelled)
             return ours if ours is not None else _en_reference(payload)
-        ours = _ko_fixed(payload)
+        ours = _ko_fixed(payload) if labelled else None
         return ours if ours is not None else _ko_reference(payload)
 
     def matches(self, extracted, answer, lang):
@@ -669,41 +670,47 @@ def _v_en_forward(plain: str, key: str, stack: list[str]) -> str:
 
 
 def _v_en_solutions(cipher: str, key: str, stack: list[str], length: int) -> list[set[int]]:
-    """For each plaintext position, the set of letters consistent with the ciphertext (exact count).
+    """For each plaintext position, every letter consistent with the ciphertext (exhaustive over A-Z).
 
-    Tracks, through the stack backwards, which source (plaintext index or pad cell) each ciphertext
-    letter came from and the letter it must have had; empty set = inconsistent."""
-    # source[j] = ("p", index) or ("pad", None); value[j] = letter value at that point.
+    Follows each plaintext letter and each pad cell forward through the stack (its position and the
+    total Vigenère shift it receives); a pad cell that cannot have been X makes every set empty."""
     values = [ord(ch) - 65 for ch in cipher]
-    sources: list[tuple[str, int | None]] = [("cur", j) for j in range(len(cipher))]
-    size = len(cipher)
-    # Walk forward symbolically: positions of the plaintext through the stack.
     pos = list(range(length))  # pos[p] = index in the current string of plaintext letter p
-    shifts = [0] * length  # total Vigenère shift applied to plaintext letter p
-    pads: list[tuple[int, int]] = []  # (current index, shift) of each pad cell
+    shifts = [0] * length  # total Vigenère shift received by plaintext letter p
+    pads: list[tuple[int, int]] = []  # (current index, total shift) of each pad cell
     cur_len = length
     for op in stack:
         if op == "TRANSPOSITION":
             n = len(key)
             cells = ((cur_len + n - 1) // n) * n
             cmap = _v_en_cell_map(key, cells)
-            pads = [(cmap[pi], s) for pi, s in pads]
-            pads += [(cmap[q], 0) for q in range(cur_len, cells)]
-            pos = [cmap[p] for p in pos]
+            pads = [(cmap[i], s) for i, s in pads] + [(cmap[q], 0) for q in range(cur_len, cells)]
+            pos = [cmap[i] for i in pos]
             cur_len = cells
         else:
             shifts = [(s + ord(key[pos[p] % len(key)]) - 65) % 26 for p, s in enumerate(shifts)]
             pads = [(i, (s + ord(key[i % len(key)]) - 65) % 26) for i, s in pads]
-    if cur_len != size:
-        raise VerificationError(f"ciphertext length {size} does not fit plaintext length {length}")
-    covered = sorted(pos + [i for i, _ in pads])
-    if covered != list(range(size)):
-        raise VerificationError("ciphertext positions are not each used exactly once")
-    del sources
-    for i, s in pads:
-        if (values[i] - s) % 26 != ord("X") - 65:
-            return [set() for _ in range(length)]
-    return [{(values[pos[p]] - shifts[p]) % 26} for p in range(length)]
+    if cur_len != len(cipher) or sorted(pos + [i for i, _ in pads]) != list(range(len(cipher))):
+        return [set() for _ in range(length)]
+    if any((s + ord("X") - 65) % 26 != values[i] for i, s in pads):
+        return [set() for _ in range(length)]
+    return [{v for v in range(26) if (v + shifts[p]) % 26 == values[pos[p]]} for p in range(length)]
+
+
+def en_plaintexts(cipher: str, key: str, stack: list[str], length: int | None, limit: int = 2) -> list[str]:
+    """Up to ``limit`` plaintexts consistent with the ciphertext; every length that fits if none is given."""
+    if length is None:
+        lengths = range(1, len(cipher) + 1) if "TRANSPOSITION" in stack else [len(cipher)]
+    else:
+        lengths = [length]
+    found: list[str] = []
+    for n in lengths:
+        sets = [sorted(c) for c in _v_en_solutions(cipher, key, stack, n)]
+        for letters in itertools.product(*sets):
+            found.append("".join(chr(65 + v) for v in letters))
+            if len(found) >= limit:
+                return found
+    return found
 
 
 def _verify_en(question: str, gold: str, tier: str) -> None:
@@ -715,21 +722,19 @@ def _verify_en(question: str, gold: str, tier: str) -> None:
         raise VerificationError(f"stack {stack} is not the {tier} stack")
     log = _one(r"^Mission log:\n(.+)$", question, "a log").group(1)
     key = _v_keyword(question, log, "SET TO", _V_EN_KEYWORDS)
+    stated = re.findall(r"The plaintext is exactly (\d+) letters long", question)
+    if len(stated) > 1:
+        raise VerificationError("the plaintext length is stated more than once")
+    length = int(stated[0]) if stated else None
     if "TRANSPOSITION" in stack:
-        length = int(_one(r"The plaintext is exactly (\d+) letters long", question, "the length").group(1))
         if "pad letter X" not in question or "taken from left to right" not in question:
             raise VerificationError("transposition padding or tie rule not stated")
-        if '"|"' not in question and "|" in log:
-            raise VerificationError("the counting of | is not stated")
-    else:
-        length = len(cipher)
-    candidates = _v_en_solutions(cipher, key, stack, length)
-    count = 1
-    for c in candidates:
-        count *= len(c)
-    if count != 1:
-        raise VerificationError(f"{count} plaintexts are consistent with the ciphertext")
-    plain = "".join(chr(65 + next(iter(c))) for c in candidates)
+    found = en_plaintexts(cipher, key, stack, length)
+    if len(found) != 1:
+        raise VerificationError(
+            f"{len(found) if found else 0} plaintexts are consistent with the question {found}"
+        )
+    plain = found[0]
     if plain != gold:
         raise VerificationError(f"decrypts to {plain!r}, gold is {gold!r}")
     if _v_en_forward(plain, key, stack) != cipher:
@@ -854,18 +859,20 @@ def _last(pattern: re.Pattern, text: str):
     return last
 
 
-def _reference_payload(response: str) -> str:
-    """Reference steps 1-2: trim after the last 'answer:' (else '원문:'), payload of the last label line."""
+def _reference_payload(response: str) -> tuple[str, bool]:
+    """Reference steps 1-2: trim after the last 'answer:' (else '원문:'), payload of the last label line.
+
+    Also says whether the payload came from a label line (our fixes only apply to labelled answers)."""
     m = _last(_TRIM_ANSWER, response) or _last(_TRIM_WONMUN, response)
     text = response[m.start() :] if m else response
     text = strip_fences(text)
     p = _last(_PAYLOAD, text)
-    return p.group(1) if p else text
+    return (p.group(1), True) if p else (text, False)
 
 
 def reference_extract(response: str, lang: str) -> str | None:
     """The reference judge's extraction, without our deliberate fixes (used by the agreement test)."""
-    payload = _reference_payload(response)
+    payload, _ = _reference_payload(response)
     return _en_reference(payload) if lang == "en" else _ko_reference(payload)
 
 
@@ -887,10 +894,10 @@ def _ko_reference(payload: str) -> str | None:
     return m.group(0).replace(" ", "") if m else None
 
 
-def _en_fixed(payload: str) -> str | None:
-    """Deliberate fixes: a bare lower-case or space-separated answer, and 'The plaintext is X'."""
+def _en_fixed(payload: str, labelled: bool) -> str | None:
+    """Deliberate fixes: a labelled lower-case or space-separated answer, and 'The plaintext is X'."""
     p = payload.strip().strip(_MARKUP)
-    if len(p) <= 400 and _EN_SPACED.fullmatch(p) and (p.isupper() or p.islower()):
+    if labelled and len(p) <= 400 and _EN_SPACED.fullmatch(p) and (p.isupper() or p.islower()):
         return p.replace(" ", "").upper()
     m = _EN_SENTENCE.search(payload[-400:])
     if m:
@@ -899,9 +906,12 @@ def _en_fixed(payload: str) -> str | None:
 
 
 def _ko_fixed(payload: str) -> str | None:
-    """Deliberate fix: a Hangul answer written with spaces between its parts."""
+    """Deliberate fixes: a Hangul answer written with spaces between its parts, or followed by 입니다."""
     p = payload.strip().strip(_MARKUP)
-    if len(p) <= 400 and " " in p and _KO_SPACED.fullmatch(p):
+    copula = p.endswith(" 입니다")
+    if copula:
+        p = p[: -len(" 입니다")].strip(_MARKUP)
+    if len(p) <= 400 and (" " in p or copula) and _KO_SPACED.fullmatch(p):
         return p.replace(" ", "")
     return None
 
