@@ -55,25 +55,32 @@ Departures from the reference (all deliberate, see spec section 7):
   after 키워드" (KO) instead of "the word after the label" (which is always IS / 설정 in the
   reference); the positional rule states how words are counted, including that ``|`` is a word.
 * The transposition's pad letter and tie order for repeated keyword letters are stated.
-* The log sentences, labels' wording and the prompts are our own; the KO medium/hard hand-picked
-  words are our own lists (the modifier x head products follow the spec), so the pool sizes differ
-  slightly from the reference's 306/291.
+* The log sentences and the prompts are our own wording (labels, statuses, targets and actions are
+  the reference's values). KO medium/hard hand-picked words are our own lists (the modifier x head
+  products follow the spec), so the pools hold 318 / 305 words instead of the reference's 306 / 291.
+* Items are independent draws (generation is a pure function of (config, seed, index), with no
+  state across items), so KO medium/hard answers can repeat within a config (questions never do:
+  keyword and log differ); the reference re-drew until each tier's 100 answers were distinct.
 * KO candidates whose ciphertext also decrypts to a pool word under another pool keyword are
   rejected, so even a brute-force solver over the keyword pool is not misled.
 * EN hard Vigenère runs over the padded transposed string with the key restarting at 0, as in the
   reference.
+* ``levers`` are keyed by tier and then language (``{"en": {...}, "ko": {...}}``), because the two
+  languages are different puzzles.
 
 Verification (``check``) parses the puzzle from the question text (ciphertext, stack, log line,
 keyword rule, stated length, examples) and decrypts it with a decrypter written for verification
 only: EN with a cell-to-position map built from per-column ranks (not the generator's stable sort),
 KO with ``unicodedata`` NFD/NFC decomposition (not :mod:`generators.hangul`). It counts the
-plaintexts consistent with the ciphertext exactly (per-position candidate letters for EN; per-op
-bijectivity for KO), re-encrypts every example and the gold with its own forward code, and checks
+plaintexts consistent with the ciphertext exactly (EN: exhaustive candidate letters per position,
+over every length that fits when no length is stated, so an item without it is rejected; KO: per-op
+bijectivity), re-encrypts every example and the gold with its own forward code, and checks
 the keyword is the only pool keyword the log rule yields.
 
-Scoring reproduces the reference judge (spec section 4) except three deliberate fixes: lower-case
-English answers are accepted, spaces inside an answer are tolerated, and "The plaintext is X" is
-read as X (not ``IS``).
+Scoring reproduces the reference judge (spec section 4; ``reference_extract`` is the unmodified
+reference extraction) except deliberate fixes: after an answer label, lower-case English answers are
+accepted and spaces inside an answer (EN or KO) are tolerated, a KO answer followed by " 입니다" is
+read without it, and "The plaintext is X" is read as X (not ``IS``).
 """
 
 from __future__ import annotations
