@@ -430,7 +430,7 @@ def _validate(records: list[Any], where: str) -> list[dict[str, Any]]:
             problem("ID is not a non-empty string", n, rid)
             continue
         if rid in first_row_of:
-            problem(f"duplicate ID (first seen in row {first_row_of[rid]})", n, rid)
+            problem("duplicate ID", n, f"{rid}, also in row {first_row_of[rid]}")
             continue
         first_row_of[rid] = n
         dom = _DOMAIN_BY_LABEL.get(str(rec[schema["domain"]]).strip())
@@ -458,6 +458,8 @@ def _validate(records: list[Any], where: str) -> list[dict[str, Any]]:
             problem(f"question text (key {schema['text']}) is empty or not a string", n, rid)
             continue
         text, fixed = apply_errata(rid, text)
+        if schema_name == "kobalt export" and rec.get("errata_applied") is True:
+            fixed = True  # re-reading our own export: the text was repaired when it was written
         try:
             passage, stem, options = parse_text(text)
         except ValueError as exc:
