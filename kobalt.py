@@ -614,6 +614,22 @@ def _hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
+def _hub_data_file() -> str:
+    """The release file of the Hub dataset: data/train.jsonl, else its only data file."""
+    from huggingface_hub import list_repo_files
+
+    files = list_repo_files(HUB_REPO, repo_type="dataset")
+    if HUB_FILENAME in files:
+        return HUB_FILENAME
+    found = sorted(f for f in files if f.lower().endswith(_DATA_SUFFIXES) and not f.startswith("."))
+    if len(found) != 1:
+        raise SourceError(
+            f"Hub dataset {HUB_REPO} holds {len(found)} data files ({', '.join(found[:_MAX_LISTED])}), "
+            f"expected {HUB_FILENAME}; {_how_to_pass()}"
+        )
+    return found[0]
+
+
 def _from_hub() -> Path:
     try:
         from huggingface_hub import hf_hub_download
@@ -630,9 +646,11 @@ def _from_hub() -> Path:
         reason = "the Hugging Face Hub is not reachable (no network)"
     if reason is None:
         try:
-            return Path(hf_hub_download(HUB_REPO, HUB_FILENAME, repo_type="dataset"))
+            return Path(hf_hub_download(HUB_REPO, _hub_data_file(), repo_type="dataset"))
+        except SourceError:
+            raise
         except Exception as exc:
-            reason = f"download of {HUB_FILENAME} failed: {type(exc).__name__}: {str(exc)[:200]}"
+            reason = f"download failed: {type(exc).__name__}: {str(exc)[:200]}"
     raise SourceError(f"KoBALT source not available: Hub dataset {HUB_REPO}: {reason}; {_how_to_pass()}")
 
 
@@ -710,13 +728,20 @@ class Kobalt(datasets.GeneratorBasedBuilder):
         yield from enumerate(rows(cfg.kobalt_config, cfg.source_path))
 
 
+def _code_sha() -> str:
+    try:
+        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    except OSError:  # pragma: no cover - frozen or zipped installs
+        return VERSION
+
+
 def _builder(config: str, source, cache_dir) -> Kobalt:
     name = resolve_config(config)
     path = resolve_source(source)
     sha, _ = _release(path)  # validates now: errors come as SourceError, not from inside datasets
-    # The cache key holds the config, the source content and the code version: a changed source
+    # The cache key holds the config, the source content and this module's code: a changed source
     # file or a changed errata table never serves stale rows.
-    digest = hashlib.sha256(f"{name}|{sha}|{VERSION}".encode()).hexdigest()[:16]
+    digest = hashlib.sha256(f"{name}|{sha}|{VERSION}|{_code_sha()}".encode()).hexdigest()[:16]
     return Kobalt(
         cache_dir=str(cache_dir) if cache_dir is not None else None,
         kobalt_config=name,
@@ -749,8 +774,8 @@ SYSTEM_PROMPT = "당신은 어려운 문제를 정확하게 풀어내는 문제 
 _USER_TEMPLATE = (
     "아래 문제를 단계별로 차근차근 따져 본 뒤, A부터 J까지 열 개의 선택지 가운데 알맞은 답을 "
     "하나 고르십시오.\n\n{text}\n\n"
-    '풀이를 마친 뒤 응답의 마지막 문장은 반드시 "정답은 X입니다." 형식으로 쓰고, X 자리에는 '
-    "A, B, C, D, E, F, G, H, I, J 가운데 한 글자만 넣으십시오."
+    "풀이를 마친 뒤에는 X 자리에 A, B, C, D, E, F, G, H, I, J 가운데 한 글자만 넣어, 응답을 반드시 "
+    "다음 문장으로 끝내십시오.\n" + CLOSING_PATTERN
 )
 
 

@@ -263,7 +263,7 @@ def test_prompt_messages():
     assert all(isinstance(m["content"], str) and m["content"] for m in messages)
     user = messages[1]["content"]
     assert row["text"].strip() in user
-    assert '"정답은 X입니다."' in user and user.rstrip().endswith("넣으십시오.")
+    assert user.endswith("\n정답은 X입니다.") and user.count("정답은 X입니다.") == 1
     for letter in "ABCDEFGHIJ":
         assert f"\n{letter}: " in user
     # the same messages from the parts, or from the text alone
@@ -541,6 +541,18 @@ def test_offline_without_source_says_how_to_pass_one(tmp_path, monkeypatch):
         msg = str(err.value)
         assert "snunlp/KoBALT-700" in msg and "KOBALT_SOURCE" in msg and "source=" in msg
         assert "--source" in msg
+
+
+def test_unreachable_hub_fails_fast(tmp_path, monkeypatch):
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
+    monkeypatch.setattr(kobalt, "_hub_offline", lambda: False)
+    monkeypatch.setattr(kobalt, "_hub_reachable", lambda timeout=3.0: False)
+    start = time.perf_counter()
+    with pytest.raises(kobalt.SourceError, match="not reachable.*KOBALT_SOURCE"):
+        kobalt.rows()
+    assert time.perf_counter() - start < 10
 
 
 # ---------------------------------------------------------------------------------------------
