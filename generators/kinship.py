@@ -44,7 +44,9 @@ Departures from the reference (all deliberate, fixing the defects listed in spec
 * Distractors follow the reference near-miss scoring but never offer generic address words that a
   native speaker could defend for many relatives (형님, 동서, 아버님, 어머님, 서방님, 서방, 아주머니, 삼촌,
   사촌), nor a few colloquially defensible near-synonyms (e.g. 이모할머니 for 진외이모할머니).  The gold
-  synonym is drawn from the chain's non-generic titles when it has one.
+  synonym is drawn from the chain's non-generic titles when it has one (chains 48 and 50 have only
+  형님 / 동서, which are then the only generic word offered; accepted, since offering the other generic
+  words would make the item ambiguous).
 * Child clues never use the misleading 조카 wording; particles are chosen by the final consonant.
 
 Verification (:meth:`Kinship.check`) parses the question text only: every answer line of 나 becomes a
@@ -527,7 +529,7 @@ class Kinship(Puzzle):
             "- 형·오빠·누나·언니는 기준이 되는 사람보다 나이가 많은 형제자매이고 남동생·여동생은 나이가 적은 "
             "형제자매입니다. 형·누나는 남자 쪽에서, 오빠·언니는 여자 쪽에서 부르는 말입니다.",
             "- 어떤 대답은 이미 나온 사람을 기준으로, 어떤 대답은 새로 나오는 사람을 기준으로 관계를 말합니다. "
-            "묻는 사람과 관계없는 사람도 사진에 많이 있습니다.",
+            "질문의 대상과 관계없는 사람도 대화에 많이 나옵니다.",
             "- 호칭은 '나'를 기준으로 한 표준 한국어 가족 호칭(친가·외가·시댁·처가, 손위·손아래 구분 포함)으로 "
             "판단합니다.",
             "",
