@@ -28,7 +28,7 @@ import datasets
 import generators
 from generators import ConfigInfo, NotImplementedConfigError, UnknownConfigError, resolve
 from generators.base import VerifyResult, dumps
-from generators.seeding import item_seed
+from generators.seeding import derive_seed, item_seed
 
 __all__ = [
     "load",
@@ -92,6 +92,10 @@ def generate(config: str, seed: int = DEFAULT_SEED, index: int = 0) -> dict[str,
     _check_int("seed", seed, 0)
     _check_int("index", index, 0)
     puzzle = generators.puzzle_for(info)
+    if puzzle.small_space:
+        # Repeats are redrawn in order, so row ``index`` depends on the rows before it.
+        *_, item = iter_items(info, seed, index + 1)
+        return item
     return puzzle.build(info, item_seed(info.pairing_key, seed, index), index)
 
 
@@ -107,8 +111,9 @@ def iter_items(
 ) -> Iterator[dict[str, Any]]:
     """Yield the ``n`` items of ``config``; every item is verified before it is yielded.
 
-    Raises if two items of the config would share a question (never happens for the release seeds;
-    a test checks it)."""
+    No two items share a question. For types whose question space is small (``small_space``), an item
+    that repeats an earlier question is redrawn from a seed derived from (config, seed, index, redraw
+    number); for every other type a repeat is a bug and raises."""
     info = _info(config)
     _check_int("seed", seed, 0)
     _check_int("n", n, 1)
@@ -122,10 +127,17 @@ def iter_items(
     for index in indices:
         item = puzzle.build(info, item_seed(info.pairing_key, seed, index), index)
         key = hashlib.sha256(item["question"].encode("utf-8")).hexdigest()
-        if key in seen:
-            raise RuntimeError(
-                f"{info.name} seed {seed}: items {seen[key]} and {item['id']} share a question"
+        redraw = 0
+        while key in seen:
+            if not puzzle.small_space or redraw >= 1000:
+                raise RuntimeError(
+                    f"{info.name} seed {seed}: items {seen[key]} and {item['id']} share a question"
+                )
+            redraw += 1
+            item = puzzle.build(
+                info, derive_seed("nolli-redraw", info.pairing_key, seed, index, redraw), index
             )
+            key = hashlib.sha256(item["question"].encode("utf-8")).hexdigest()
         seen[key] = item["id"]
         yield item
 

@@ -61,6 +61,9 @@ class Puzzle:
     version: str = "1"
     # tier -> lever dict (JSON-serialisable); the tier's difficulty parameters.
     levers: dict[str, dict[str, Any]] = {}
+    # True when two items of a config can plausibly share a question (a small question space):
+    # repeats are then redrawn deterministically instead of raising (see nolli.iter_items).
+    small_space: bool = False
 
     # ---- hooks -------------------------------------------------------------------------------
     def sample(self, rng: random.Random, levers: dict[str, Any], lang: str) -> dict[str, Any]:

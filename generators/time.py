@@ -120,6 +120,7 @@ def _pillar(j: int) -> str:
 
 
 class Time(Puzzle):
+    small_space = True  # about 300k distinct questions per tier: repeats are redrawn
     name = "time"
     version = "1"
     _common = {"years": [1990, 2025], "days": [2, 30], "offsets": [0, 1, 2], "holidays": "10 fixed solar"}
