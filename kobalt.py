@@ -210,7 +210,7 @@ def resolve_config(config: str) -> str:
     if key in _ALIASES:
         return _ALIASES[key]
     close = difflib.get_close_matches(key, CONFIGS, n=3, cutoff=0.6)
-    close += [c for c in difflib.get_close_matches(key, list(_ALIASES), n=3, cutoff=0.75)]
+    close += difflib.get_close_matches(key, list(_ALIASES), n=3, cutoff=0.75)
     names: list[str] = []
     for name in close:
         canonical = _ALIASES.get(name, name)
