@@ -392,6 +392,79 @@ def _cmd_score(args) -> int:
     return 0
 
 
+def _cmd_build(args) -> int:
+    import release
+
+    report = release.build(
+        args.out,
+        configs=args.configs,
+        kobalt_source=args.kobalt_source,
+        jobs=args.jobs,
+        check=not args.no_check,
+        progress=not args.quiet,
+    )
+    print(f"built {report['items']} verified NOLLI items in {report['configs']} configs -> {report['nolli']}")
+    print(f"manifest: {report['manifest']}")
+    for stage, seconds in report["stages"].items():
+        print(f"  {stage:40} {seconds:7.1f} s")
+    print(f"  {'total':40} {report['total_seconds']:7.1f} s")
+    if report["kobalt"]:
+        print(f"KoBALT -> {report['kobalt']}")
+    else:
+        print(
+            "KoBALT not built: no source (offline and no --kobalt-source). Add it with "
+            "`nolli build --out DIR --kobalt-source PATH` (a copy of snunlp/KoBALT-700: JSON, JSONL or Parquet) "
+            "or set KOBALT_SOURCE."
+        )
+    return 0
+
+
+def _cmd_release(args) -> int:
+    import release
+
+    if args.action == "freeze":
+        configs = args.configs or [c.name for c in generators.implemented_configs()]
+        items = release.generate_all(configs, jobs=args.jobs, progress=not args.quiet)
+        path = release.SPLITS / "nolli.json"
+        release._write_json_atomic(path, release.manifest_for(items))
+        print(f"froze {sum(map(len, items.values()))} items of {len(items)} configs -> {path}")
+        if args.kobalt_source:
+            kpath = release.SPLITS / "kobalt.json"
+            release._write_json_atomic(kpath, release.kobalt_manifest(args.kobalt_source))
+            print(f"froze KoBALT row ids -> {kpath}")
+        return 0
+    if args.action == "check":
+        manifest = release.load_manifest()
+        configs = args.configs or list(manifest["configs"])
+        items = release.generate_all(configs, jobs=args.jobs, progress=not args.quiet)
+        problems = release.compare(manifest, items)
+        for p in problems:
+            print(f"  {p}")
+        n = sum(map(len, items.values()))
+        print(
+            f"{n} items in {len(items)} configs regenerated: {len(problems)} differences from splits/nolli.json"
+        )
+        if args.kobalt_source:
+            import kobalt
+
+            want = json.loads((release.SPLITS / "kobalt.json").read_text(encoding="utf-8"))
+            got = release.kobalt_manifest(args.kobalt_source)
+            kdiff = [c for c in want["configs"] if want["configs"][c] != got["configs"].get(c)]
+            if want["source_sha256"] != got["source_sha256"]:
+                print(
+                    f"  KoBALT source sha256 differs ({got['source_sha256'][:12]} != {want['source_sha256'][:12]})"
+                )
+            for c in kdiff:
+                print(f"  KoBALT config {c}: row ids differ")
+            problems += kdiff
+            del kobalt
+        return 1 if problems else 0
+    if args.action == "push":
+        release.push(args.dir, args.repo_id, revision=args.revision, tag=args.tag, dry_run=args.dry_run)
+        return 0
+    raise ValueError(f"unknown release action {args.action!r}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="nolli", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -414,7 +487,44 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--answer", required=True)
     s.add_argument("--response")
     s.set_defaults(func=_cmd_score)
+    s = sub.add_parser(
+        "build", help="build and check the release folders (NOLLI, and KoBALT when a source is given)"
+    )
+    s.add_argument("--out", default="release")
+    s.add_argument("--configs", nargs="*", help="only these NOLLI configs (default: every implemented one)")
+    s.add_argument("--kobalt-source", help="local copy of snunlp/KoBALT-700 (JSON, JSONL or Parquet)")
+    s.add_argument("--jobs", type=int, default=2)
+    s.add_argument("--no-check", action="store_true", help="skip the datasets load/streaming checks")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=_cmd_build)
+    s = sub.add_parser(
+        "release", help="freeze / check the manifest in splits/, push a built folder to the Hub"
+    )
+    rs = s.add_subparsers(dest="action", required=True)
+    for action, help_ in (
+        ("freeze", "write splits/nolli.json"),
+        ("check", "regenerate and compare with splits/"),
+    ):
+        r = rs.add_parser(action, help=help_)
+        r.add_argument("--configs", nargs="*")
+        r.add_argument("--kobalt-source")
+        r.add_argument("--jobs", type=int, default=2)
+        r.add_argument("--quiet", action="store_true")
+        r.set_defaults(func=_cmd_release)
+    r = rs.add_parser("push", help="one commit with every file of a built folder, then a tag")
+    r.add_argument("--dir", default="release/nolli")
+    r.add_argument("--repo-id", required=True)
+    r.add_argument("--revision")
+    r.add_argument("--tag")
+    r.add_argument("--dry-run", action="store_true")
+    r.set_defaults(func=_cmd_release)
     return p
+
+
+def _release_error():
+    import release
+
+    return release.ReleaseError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -422,7 +532,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (UnknownConfigError, NotImplementedConfigError, ValueError, TypeError, FileNotFoundError) as exc:
+    except (
+        UnknownConfigError,
+        NotImplementedConfigError,
+        ValueError,
+        TypeError,
+        OSError,
+        _release_error(),
+    ) as exc:
         print(f"nolli: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
