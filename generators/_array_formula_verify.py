@@ -310,7 +310,7 @@ def _answers(tid, prm, products, orders, customers):
         spend = _by(rows, lambda r: r["cust"], rev)
         avg = mean(spend.values())
         above = [r for r in rows if spend[r["cust"]] > avg]
-        ncat = _by(above, lambda r: r["cust"], lambda rs: len({r["cat"] for r in rs}))
+        ncat = _by(above, lambda r: r["cust"], lambda rs: (len({r["cat"] for r in rs}), spend[rs[0]["cust"]]))
         return {cust[c]["region"] for c in _at_rank(ncat, 2)}
     if tid == "L-h2":
         per = _by(rows, lambda r: r["cust"])

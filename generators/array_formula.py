@@ -26,14 +26,17 @@ spec, section 1.3); the conventions of spec 1.2 are stated in every prompt.
 Levers (reference code at HEAD): label tier -> generation difficulty mixture easy 18 % gen-easy /
 82 % gen-medium, medium 50 % gen-medium / 50 % gen-hard, hard 100 % gen-hard; table sizes products /
 orders / customers gen-easy 24-32 / 35-50 / 10-14 (6 categories, 6 regions, no distractor columns),
-gen-medium 55-65 / 120-170 / 18-20 (8 / 8, 6 distractors), gen-hard 80-85 / 220-300 / 20 (8 / 8,
-12 distractors); template weight = base weight (1 or 2) x the reference multipliers (weight-1 x 0.75 /
+gen-medium 55-65 / 120-170 / 18-20 (8 / 8, 5 distractor columns), gen-hard 80-85 / 220-300 / 20 (8 / 8,
+11 distractor columns); template weight = base weight (1 or 2) x the reference multipliers (weight-1 x 0.75 /
 0.40 / 0.20, weight-2 x 1.80 / 3.60 / 5.00 for gen-easy / medium / hard; numeric x 1.05 / 1.25 / 1.40,
 text x 0.90 / 0.45 / 0.30); problem type uniform over the four (the reference used blocks of 25 items).
 
 Departures from the reference (and why):
 - Ranking ties: every ranking step used by a template must be strict at the positions it uses
   (top, 2nd, 3rd, top-3 cut, ...); tied instances are rejected and resampled. The prompt says so.
+  L-h1 (rank by number of distinct categories, where ties are the rule: 8 categories, 12+ orders per
+  customer; the reference was ambiguous in 4/4 items) states a tie rule instead: equal counts are
+  ordered by higher spending (and a tie on both is still rejected).
 - Medians are defined in the prompt: where the median is printed (C-e6, A-e7) it is the mean of the
   two middle values, truncated; where it is not printed (A-h4, M-h2) the prompt defines it as the upper
   of the two middle values for an even count. A-e7 prints the median in both languages (the reference
@@ -451,7 +454,8 @@ def _compute(inst):
         for j in J:
             if j["cid"] in above:
                 cats.setdefault(j["cid"], set()).add(j["cat"])
-        order = _ranked({c: len(s) for c, s in cats.items()}, 1)
+        # Stated tie rule: equal category counts are ordered by higher spending.
+        order = _ranked({c: (len(s), spend[c]) for c, s in cats.items()}, 1)
         if len(order) < 2:
             raise Reject("fewer than two customers above the mean")
         v = C[order[1] - 1]["region"]
@@ -694,10 +698,12 @@ Q_TEXT = {
     "L-h1": (
         "Compute each customer's spending (customers with at least one order) and the average of these "
         "spendings. Among the customers whose spending is above that average, rank them by the number of "
-        "distinct categories they have ordered, from most to fewest. What is the region (Customers table) of "
-        "the customer in second place?",
+        "distinct categories they have ordered, from most to fewest; customers with the same number of "
+        "categories are ordered by higher spending first. What is the region (Customers table) of the "
+        "customer in second place?",
         "주문이 한 건 이상 있는 고객별 구매액과 그 평균을 구하세요. 구매액이 평균보다 큰 고객들을 주문한 서로 다른 "
-        "카테고리 수가 많은 순으로 줄 세울 때, 두 번째 고객의 지역(고객 테이블)은 어디입니까?",
+        "카테고리 수가 많은 순으로 줄 세우되, 카테고리 수가 같으면 구매액이 큰 고객을 앞에 둡니다. 이때 두 번째 "
+        "고객의 지역(고객 테이블)은 어디입니까?",
     ),
     "L-h2": (
         "Consider the customers with at least 3 orders. Rank them by their average order revenue (their "
