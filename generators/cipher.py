@@ -812,7 +812,7 @@ def _verify_ko(question: str, gold: str, tier: str) -> None:
     expected = list(KO_STACK_6) if tier == "easy" else list(KO_STACK_12)
     if stack != expected:
         raise VerificationError(f"stack {stack} is not the {tier} stack")
-    for op in set(stack) - {"REVERSE"}:
+    for op in sorted(set(stack) - {"REVERSE"}):
         if f"- {op}:" not in question:
             raise VerificationError(f"{op} is not defined in the question")
     log = _one(r"^임무 로그:\n(.+)$", question, "a log").group(1)
