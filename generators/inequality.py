@@ -523,7 +523,7 @@ _INNER = [
 ]
 _INT = re.compile(r"\d+")
 _LETTER_GOLD = re.compile(r"[a-g]")
-_ROW_PREFIX = re.compile(r"^\s*(?:[-*]\s*)?(?:row|행|r)?\s*\d+\s*(?:행)?\s*[:：]", re.IGNORECASE)
+_ROW_PREFIX = re.compile(r"^\s*(?:[-*]\s*)?(?:(?:row|행|r)\s*)?\d+\s*(?:행\s*)?[:：]", re.IGNORECASE)
 _LETTERS = {ch: 10 + i for i, ch in enumerate("abcdefg")}
 
 

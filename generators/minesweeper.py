@@ -487,7 +487,8 @@ _KEYWORD = re.compile(r"final\s+answer|answer|output|답", re.IGNORECASE)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|except|exclude|excluding|without|isn't|aren't|don't|cannot|wrong)\b", re.IGNORECASE
 )
-_PAIR = re.compile(r"\(\s*(?:row|r)?\s*(\d+)\s*,\s*(?:col|c)?\s*(\d+)\s*\)", re.IGNORECASE)
+# No two adjacent \s* (keeps the match linear on long runs of spaces).
+_PAIR = re.compile(r"\(\s*(?:(?:row|r)\s*)?(\d+)\s*,\s*(?:(?:col|c)\s*)?(\d+)\s*\)", re.IGNORECASE)
 _LEFTOVER = re.compile(r"[,\[\]\-:.\s]")
 
 

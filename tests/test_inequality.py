@@ -241,3 +241,20 @@ def test_reference_judge_agreement(monkeypatch):
     assert len(rows) - len(kept) == len(SUPERSEDED)
     monkeypatch.setattr(scoring, "reference_rows", lambda: kept)
     check_agreement("inequality", {})
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "Answer:\n- Row" + " " * 50000 + "1" + " " * 50000 + "x",
+        "solution" + " " * 50000,
+        "Answer: " + "1 " * 50000,
+        "Answer:" + "\n" * 100000,
+    ],
+)
+def test_pathological_responses_are_fast(response):
+    import time
+
+    start = time.perf_counter()
+    assert nolli.score("en_inequality_hard", response, GOLD25) is False
+    assert time.perf_counter() - start < 1.0

@@ -168,3 +168,15 @@ def test_extraction_cases(response, ok):
 
 def test_reference_judge_agreement():
     check_agreement("minesweeper", {})
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["Answer: (" + " " * 50000 + "x", "Answer: (1, c" + " " * 50000 + "x", "(r" + " " * 50000, "답" * 50000],
+)
+def test_pathological_responses_are_fast(response):
+    import time
+
+    start = time.perf_counter()
+    assert nolli.score("en_minesweeper_hard", response, GOLD) is False
+    assert time.perf_counter() - start < 1.0
