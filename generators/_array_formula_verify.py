@@ -9,6 +9,7 @@ text, joined by product *name* and customer id, and every template is recomputed
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from itertools import combinations
 
@@ -415,17 +416,146 @@ def _answers(tid, prm, products, orders, customers):
         a = [r["rev"] for r in rows if r["mem"] in ("Gold", "Silver")]
         b = [r["rev"] for r in rows if r["mem"] in ("Bronze", "None")]
         return {_trunc(mean(a) * 100 / mean(b))}
+    if tid == "L-e1":
+        return {rows[prm["O"] - 1]["drev"]}
+    if tid in ("L-e2", "L-m1"):
+        f = "qty" if tid == "L-e2" else "rev"
+        tot = _by(rows, lambda r: r["prod"], lambda rs: sum(r[f] for r in rs))
+        return {prod[name]["category"] for name in _at_rank(tot, 2)}
+    if tid == "L-e3":
+        return {sum(1 for r in rows if r["cat"] == prm["C"])}
+    if tid == "L-e4":
+        return {_trunc(mean(r["qty"] for r in rows if r["cat"] == prm["C"]))}
+    if tid == "L-e5":
+        return {cust[rows[prm["O"] - 1]["cust"]]["region"]}
+    if tid in ("C-e1", "A-e3"):
+        return {rev([r for r in rows if r["cat"] == prm["C"]])}
+    if tid == "C-e2":
+        return {
+            sum(
+                _exact(p["price"] * (100 - p["discount"]) * p["stock"], 100)
+                for p in products
+                if p["category"] == prm["C"]
+            )
+        }
+    if tid == "C-e3":
+        return {_trunc(mean(p["price"] for p in products if p["category"] == prm["C"]))}
+    if tid == "C-e4":
+        return {sum(r["qty"] for r in rows if r["quarter"] == prm["Q"])}
+    if tid == "C-e5":
+        return {sum(1 for r in rows if r["disc"] >= 10)}
+    if tid == "A-e1":
+        return {rev(rows)}
+    if tid == "A-e2":
+        return {drev(rows)}
+    if tid == "A-e4":
+        return {rev([r for r in rows if r["qty"] > prm["t"]])}
+    if tid == "M-e1":
+        return {sum(1 for r in rows if r["region"] == prm["R"] and r["cat"] == prm["C"])}
+    if tid == "M-e2":
+        return {sum(r["qty"] for r in rows if r["region"] == prm["R"] and r["quarter"] == prm["Q"])}
+    if tid == "M-e3":
+        return {rev([r for r in rows if r["region"] == prm["R"]])}
+    if tid == "M-e4":
+        return {sum(r["qty"] for r in rows if r["mem"] == "Gold")}
+    if tid == "M-e5":
+        return {rev([r for r in rows if r["region"] == prm["R"] and r["cat"] == prm["C"]])}
+    if tid == "L-m2":
+        inside = _by([r for r in rows if r["region"] == prm["R"]], lambda r: r["cust"], rev)
+        return set(_at_rank(inside, 1))
+    if tid == "L-m3":
+        qty = _by(
+            [r for r in rows if r["mem"] == prm["G"]],
+            lambda r: r["prod"],
+            lambda rs: sum(r["qty"] for r in rs),
+        )
+        return {prod[name]["discount"] for name in _at_rank(qty, 1)}
+    if tid == "L-m4":
+        qs = [r for r in rows if r["quarter"] == prm["Q"]]
+        per = _by(qs, lambda r: r["prod"], rev)
+        return {
+            min(cust[r["cust"]]["join_year"] for r in qs if r["prod"] == name) for name in _at_rank(per, 1)
+        }
+    if tid == "C-m1":
+        return {pct(rev([r for r in rows if r["cat"] == prm["C"]]), rev(rows))}
+    if tid == "C-m2":
+        spend = _by(rows, lambda r: r["cust"], rev)
+        avg = mean(spend.values())
+        return {sum(1 for x in spend.values() if x > avg)}
+    if tid == "C-m3":
+        return {pct(rev([r for r in rows if r["mem"] == prm["G"]]), rev(rows))}
+    if tid == "C-m4":
+        m = _median_mean_mid([p["stock"] for p in products])
+        return {pct(rev([r for r in rows if r["stock"] > m]), rev(rows))}
+    if tid in ("A-m2", "M-m2"):
+        per = _by(rows, lambda r: r["region"], rev)
+        return {per[reg] for reg in _at_rank(per, 1 if tid == "A-m2" else 2)}
+    if tid == "A-m3":
+        return {rev([r for r in rows if r["mem"] == "Gold"]) - rev([r for r in rows if r["mem"] == "Silver"])}
+    if tid == "A-m4":
+        return {drev([r for r in rows if r["quarter"] == prm["Q"]])}
+    if tid == "M-m1":
+        qty = _by(
+            [r for r in rows if r["cat"] == prm["C"]],
+            lambda r: r["region"],
+            lambda rs: sum(r["qty"] for r in rs),
+        )
+        return set(_at_rank(qty, 1))
+    if tid == "M-m3":
+        return set(_at_rank(_by(rows, lambda r: r["quarter"], len), 1))
+    if tid == "L-h3":
+        per = _by(rows, lambda r: r["cat"], rev)
+        low = {c: -v for c, v in per.items()}
+        out = set()
+        for cats in _top_sets(low, 3):
+            sel = [r for r in rows if r["cat"] in cats]
+            avgq = _by(sel, lambda r: r["prod"], lambda rs: mean(r["qty"] for r in rs))
+            for name in _at_rank(avgq, 1):
+                q = _by(
+                    [r for r in rows if r["prod"] == name],
+                    lambda r: r["cust"],
+                    lambda rs: sum(r["qty"] for r in rs),
+                )
+                out |= {cust[c]["membership"] for c in _at_rank(q, 1)}
+        return out
+    if tid == "A-h1":
+        return {_trunc(Fraction(sum(r["rev"] * r["disc"] for r in rows)) / rev(rows))}
+    if tid == "A-h6":
+        a = [_exact(p["price"] * (100 - p["discount"]), 100) for p in products if p["discount"] > 0]
+        b = [p["price"] for p in products if p["discount"] == 0]
+        return {abs(_trunc(mean(a)) - _trunc(mean(b)))}
+    if tid == "M-h1":
+        spend = _by(rows, lambda r: r["cust"], rev)
+        return {
+            rev([r for r in rows if r["region"] == prm["R"] and r["cust"] not in top3])
+            for top3 in _top_sets(spend, 3)
+        }
+    if tid == "M-h3":
+        gold = [r for r in rows if r["mem"] == "Gold"]
+        return {pct(rev([r for r in gold if r["cat"] == prm["C"]]), rev(gold))}
     raise VerificationError(f"unknown template {tid}")
 
 
-_TEXT_FIELD = {"L-h1": "region", "L-h2": "membership", "L-h5": "category", "M-m4": "category"}
+_TEXT_FIELD = {
+    "L-e2": "category",
+    "L-e5": "region",
+    "L-m1": "category",
+    "L-m2": "name",
+    "M-m1": "region",
+    "M-m3": "quarter",
+    "L-h1": "region",
+    "L-h2": "membership",
+    "L-h3": "membership",
+    "L-h5": "category",
+    "M-m4": "category",
+}
 
 
 def _shown_values(tid, products, orders):
     """The helper values a question prints (recomputed independently)."""
     if tid in ("C-e6",):
         return [_median_mean_mid([o["quantity"] for o in orders])]
-    if tid in ("A-e7",):
+    if tid in ("A-e7", "C-m4"):
         return [_median_mean_mid([p["stock"] for p in products])]
     if tid in ("C-e7", "M-e8"):
         return [_trunc(Fraction(sum(p["price"] for p in products), len(products)))]
@@ -452,6 +582,9 @@ def verify_item(item, inst):
     for value in _shown_values(tid, products, orders):
         if f" {value}" not in question_line:
             raise VerificationError(f"shown helper value {value} missing from the question")
+    named = re.findall(r"ORD-\d+", question_line)
+    if "O" in inst["params"] and named != [orders[inst["params"]["O"] - 1]["order_id"]]:
+        raise VerificationError("the named order is not the one the instance uses")
     answers = _answers(tid, inst["params"], products, orders, customers)
     if len(answers) != 1:
         raise VerificationError(f"ambiguous under ties: {sorted(map(str, answers))}")
@@ -464,7 +597,12 @@ def verify_item(item, inst):
         expected = str(value)
     else:
         field = _TEXT_FIELD[tid]
-        expected = value if lang == "en" else _CODED[field][value]
+        if field == "name":
+            expected = next(c["name"] for c in customers if c["customer_id"] == value)
+        elif field == "quarter":
+            expected = V.QUARTERS[value][0 if lang == "en" else 1]
+        else:
+            expected = value if lang == "en" else _CODED[field][value]
         if value == "None":
             raise VerificationError("answer is the membership 'None'")
     if item["answer"] != expected:

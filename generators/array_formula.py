@@ -8,7 +8,8 @@ Instance schema (JSON, identical for EN and KO)::
 
     {"gen": "easy"|"medium"|"hard",              # generation difficulty (table size, distractors)
      "problem_type": "lookup"|"conditional"|"array"|"multi",
-     "template": "L-m5", "params": {"C": "Fruit", "R": "Seoul", "Q": 2},  # what applies
+     "template": "L-m5", "params": {"C": "Fruit", "R": "Seoul", "Q": 2, "O": order index,
+                "G": "Silver", "t": 20},           # whichever the template uses
      "answer_type": "number"|"text",
      "columns": {"products": [...], "orders": [...], "customers": [...]},   # printed columns
      "products":  [{"id", "name": [en, ko], "category", "price", "stock", "discount",
@@ -36,8 +37,9 @@ Departures from the reference (and why):
   (top, 2nd, 3rd, top-3 cut, ...); tied instances are rejected and resampled. The prompt says so.
   L-h1 (rank by number of distinct categories, where ties are the rule: 8 categories, 12+ orders per
   customer; the reference was ambiguous in 4/4 items) states a tie rule instead: equal counts are
-  ordered by higher spending (and a tie on both is still rejected).
-- Medians are defined in the prompt: where the median is printed (C-e6, A-e7) it is the mean of the
+  ordered by higher spending (and a tie on both is still rejected). A-m2 / M-m2 ask for the revenue
+  value of the 1st / 2nd region, which a tie cannot change, so they need no strictness.
+- Medians are defined in the prompt: where the median is printed (C-e6, C-m4, A-e7) it is the mean of the
   two middle values, truncated; where it is not printed (A-h4, M-h2) the prompt defines it as the upper
   of the two middle values for an even count. A-e7 prints the median in both languages (the reference
   printed it only in KO).
@@ -45,13 +47,11 @@ Departures from the reference (and why):
   spending"; M-h4: "top two spenders over all orders").
 - The answer is always a string; ``answer_type`` in the instance says number or text. A membership
   answer of ``None``/``없음`` is rejected (it reads like "no answer").
-- Targets (C, R, Q) are drawn from sorted lists, so generation is reproducible and EN == KO.
-- Catalogue coverage: implemented are the templates that carry almost all of the reference's selection
-  probability in every (problem type, generation difficulty) branch - all weight-2 templates plus
-  the gen-hard lookup and conditional templates (L-h1, L-h2, L-h4, L-h5, C-h1..C-h6). Omitted are the
-  weight-1 templates whose reference selection probability is 0.5-5 % each (L-e1..e5, L-m1..m4, L-h3,
-  C-e1..e5, C-m1..m4, A-e1..e4, A-m2..m4, A-h1, A-h6, M-e1..e5, M-m1..m3, M-h1, M-h3); the weights of
-  the implemented templates keep the reference ratios within each branch.
+- Targets (C, R, Q, O, G, t) are drawn from sorted lists, so generation is reproducible and EN == KO.
+- Catalogue coverage: all 78 templates of the reference catalogue (spec 1.3), with the reference
+  weights, so the selection probabilities per (problem type, generation difficulty) branch equal the
+  reference's (spec section 3). Text answers: category, region (Orders or Customers table, as the
+  question says), membership, quarter label (``Q1`` / ``1분기``) or customer name (L-m2).
 
 Verification (``check``): the three tables are parsed back from the question text (headers and KO
 labels mapped to codes) and compared with the instance; then the answer is recomputed from the parsed
@@ -150,6 +150,44 @@ CATALOGUE = {
     "M-h4": ("hard", "multi", 2, "number", ""),
     "M-h5": ("hard", "multi", 2, "number", ""),
     "M-h6": ("hard", "multi", 2, "number", ""),
+    "L-e1": ("easy", "lookup", 1, "number", "O"),
+    "L-e2": ("easy", "lookup", 1, "text", ""),
+    "L-e3": ("easy", "lookup", 1, "number", "C"),
+    "L-e4": ("easy", "lookup", 1, "number", "C"),
+    "L-e5": ("easy", "lookup", 1, "text", "O"),
+    "C-e1": ("easy", "conditional", 1, "number", "C"),
+    "C-e2": ("easy", "conditional", 1, "number", "C"),
+    "C-e3": ("easy", "conditional", 1, "number", "C"),
+    "C-e4": ("easy", "conditional", 1, "number", "Q"),
+    "C-e5": ("easy", "conditional", 1, "number", ""),
+    "A-e1": ("easy", "array", 1, "number", ""),
+    "A-e2": ("easy", "array", 1, "number", ""),
+    "A-e3": ("easy", "array", 1, "number", "C"),
+    "A-e4": ("easy", "array", 1, "number", "t"),
+    "M-e1": ("easy", "multi", 1, "number", "RC"),
+    "M-e2": ("easy", "multi", 1, "number", "RQ"),
+    "M-e3": ("easy", "multi", 1, "number", "R"),
+    "M-e4": ("easy", "multi", 1, "number", ""),
+    "M-e5": ("easy", "multi", 1, "number", "CR"),
+    "L-m1": ("medium", "lookup", 1, "text", ""),
+    "L-m2": ("medium", "lookup", 1, "text", "R"),
+    "L-m3": ("medium", "lookup", 1, "number", "G"),
+    "L-m4": ("medium", "lookup", 1, "number", "Q"),
+    "C-m1": ("medium", "conditional", 1, "number", "C"),
+    "C-m2": ("medium", "conditional", 1, "number", ""),
+    "C-m3": ("medium", "conditional", 1, "number", "G"),
+    "C-m4": ("medium", "conditional", 1, "number", ""),
+    "A-m2": ("medium", "array", 1, "number", ""),
+    "A-m3": ("medium", "array", 1, "number", ""),
+    "A-m4": ("medium", "array", 1, "number", "Q"),
+    "M-m1": ("medium", "multi", 1, "text", "C"),
+    "M-m2": ("medium", "multi", 1, "number", ""),
+    "M-m3": ("medium", "multi", 1, "text", ""),
+    "L-h3": ("hard", "lookup", 1, "text", ""),
+    "A-h1": ("hard", "array", 1, "number", ""),
+    "A-h6": ("hard", "array", 1, "number", ""),
+    "M-h1": ("hard", "multi", 1, "number", "R"),
+    "M-h3": ("hard", "multi", 1, "number", "C"),
 }
 
 
@@ -291,6 +329,25 @@ _SEGMENTS = sorted(V.SEGMENTS)
 _AGE_GROUPS = sorted(V.AGE_GROUPS)
 _CHANNELS = sorted(V.CHANNELS)
 _ALL_OPTIONAL = {c for t in COLUMNS for group in COLUMNS[t][1:] for c in group}
+
+
+def choose_params(rng, need, products, orders):
+    """The template parameters (C category, R order region, Q quarter, O order, G membership, t threshold),
+    drawn from sorted lists."""
+    params = {}
+    if "C" in need:
+        params["C"] = rng.choice(sorted({p["category"] for p in products}))
+    if "R" in need:
+        params["R"] = rng.choice(sorted({o["region"] for o in orders}))
+    if "Q" in need:
+        params["Q"] = rng.randint(1, 4)
+    if "O" in need:
+        params["O"] = rng.randint(1, len(orders))
+    if "G" in need:
+        params["G"] = rng.choice(["Gold", "Silver", "Bronze"])
+    if "t" in need:
+        params["t"] = rng.choice([15, 20, 25, 30])
+    return params
 
 
 class _Data:
@@ -564,6 +621,120 @@ def _compute(inst):
         if not a or not b:
             raise Reject("empty membership group")
         v = sum(a) * len(b) * 100 // (len(a) * sum(b))
+    elif t == "L-e1":
+        v = J[prm["O"] - 1]["drev"]
+    elif t == "L-e2":
+        order = _ranked(_group(J, "pid", "qty"), 1)
+        if len(order) < 2:
+            raise Reject("fewer than two products ordered")
+        v = next(p["category"] for p in P if p["id"] == order[1])
+    elif t in ("L-e3", "L-e4"):
+        rows = [j for j in J if j["cat"] == prm["C"]]
+        if t == "L-e3":
+            v = len(rows)
+        else:
+            if not rows:
+                raise Reject("no orders of the category")
+            v = sum(j["qty"] for j in rows) // len(rows)
+    elif t == "L-e5":
+        v = C[J[prm["O"] - 1]["cid"] - 1]["region"]
+    elif t in ("C-e1", "A-e3"):
+        v = sum(j["rev"] for j in J if j["cat"] == prm["C"])
+    elif t == "C-e2":
+        v = sum(
+            p["price"] * (100 - p["discount"]) // 100 * p["stock"] for p in P if p["category"] == prm["C"]
+        )
+    elif t == "C-e3":
+        prices = [p["price"] for p in P if p["category"] == prm["C"]]
+        v = sum(prices) // len(prices)
+    elif t == "C-e4":
+        v = sum(j["qty"] for j in J if j["q"] == prm["Q"])
+    elif t == "C-e5":
+        v = sum(1 for j in J if j["disc"] >= 10)
+    elif t == "A-e1":
+        v = sum(j["rev"] for j in J)
+    elif t == "A-e2":
+        v = sum(j["drev"] for j in J)
+    elif t == "A-e4":
+        v = sum(j["rev"] for j in J if j["qty"] > prm["t"])
+    elif t == "M-e1":
+        v = sum(1 for j in J if j["region"] == prm["R"] and j["cat"] == prm["C"])
+    elif t == "M-e2":
+        v = sum(j["qty"] for j in J if j["region"] == prm["R"] and j["q"] == prm["Q"])
+    elif t == "M-e3":
+        v = sum(j["rev"] for j in J if j["region"] == prm["R"])
+    elif t == "M-e4":
+        v = sum(j["qty"] for j in J if j["mem"] == "Gold")
+    elif t == "M-e5":
+        v = sum(j["rev"] for j in J if j["region"] == prm["R"] and j["cat"] == prm["C"])
+    elif t == "L-m1":
+        order = _ranked(_group(J, "pid", "rev"), 1)
+        if len(order) < 2:
+            raise Reject("fewer than two products ordered")
+        v = next(p["category"] for p in P if p["id"] == order[1])
+    elif t == "L-m2":
+        best = _top(_group([j for j in J if j["region"] == prm["R"]], "cid", "rev"))
+        v = best  # customer index; labelled with the customer's name
+    elif t == "L-m3":
+        pid = _top(_group([j for j in J if j["mem"] == prm["G"]], "pid", "qty"))
+        v = next(p["discount"] for p in P if p["id"] == pid)
+    elif t == "L-m4":
+        rows = [j for j in J if j["q"] == prm["Q"]]
+        pid = _top(_group(rows, "pid", "rev"))
+        v = min(j["year"] for j in rows if j["pid"] == pid)
+    elif t in ("C-m1", "C-m3"):
+        if t == "C-m1":
+            part = sum(j["rev"] for j in J if j["cat"] == prm["C"])
+        else:
+            part = sum(j["rev"] for j in J if j["mem"] == prm["G"])
+        v = _pct(part, sum(j["rev"] for j in J))
+    elif t == "C-m2":
+        spend = _group(J, "cid", "rev")
+        v = sum(1 for x in spend.values() if x * len(spend) > sum(spend.values()))
+    elif t == "C-m4":
+        m = _median_a([p["stock"] for p in P])
+        shown["M"] = m
+        v = _pct(sum(j["rev"] for j in J if j["stock"] > m), sum(j["rev"] for j in J))
+    elif t == "A-m2":
+        v = max(_group(J, "region", "rev").values())
+    elif t == "A-m3":
+        v = sum(j["rev"] for j in J if j["mem"] == "Gold") - sum(j["rev"] for j in J if j["mem"] == "Silver")
+    elif t == "A-m4":
+        v = sum(j["drev"] for j in J if j["q"] == prm["Q"])
+    elif t == "M-m1":
+        v = _top(_group([j for j in J if j["cat"] == prm["C"]], "region", "qty"))
+    elif t == "M-m2":
+        vals = sorted(_group(J, "region", "rev").values(), reverse=True)
+        if len(vals) < 2:
+            raise Reject("fewer than two regions")
+        v = vals[1]
+    elif t == "M-m3":
+        v = _top(_group(J, "q"))
+    elif t == "L-h3":
+        rev = _group(J, "cat", "rev")
+        order = _ranked({c: -x for c, x in rev.items()}, 2)  # ascending revenue
+        bottom = set(order[:3])
+        rows = [j for j in J if j["cat"] in bottom]
+        n, q = _group(rows, "pid"), _group(rows, "pid", "qty")
+        pid = _top({k: Fraction(q[k], n[k]) for k in n})
+        cid = _top(_group([j for j in J if j["pid"] == pid], "cid", "qty"))
+        v = C[cid - 1]["membership"]
+        if v == "None":
+            raise Reject("membership None as an answer")
+    elif t == "A-h1":
+        v = sum(j["rev"] * j["disc"] for j in J) // sum(j["rev"] for j in J)
+    elif t == "A-h6":
+        disc = [p["price"] * (100 - p["discount"]) // 100 for p in P if p["discount"] > 0]
+        full = [p["price"] for p in P if p["discount"] == 0]
+        if not disc or not full:
+            raise Reject("empty product group")
+        v = abs(sum(disc) // len(disc) - sum(full) // len(full))
+    elif t == "M-h1":
+        top3 = set(_ranked(_group(J, "cid", "rev"), 2)[:3])
+        v = sum(j["rev"] for j in J if j["region"] == prm["R"] and j["cid"] not in top3)
+    elif t == "M-h3":
+        gold = [j for j in J if j["mem"] == "Gold"]
+        v = _pct(sum(j["rev"] for j in gold if j["cat"] == prm["C"]), sum(j["rev"] for j in gold))
     else:  # pragma: no cover - catalogue and code are kept in sync by the tests
         raise ValueError(f"unknown template {t}")
     return v, shown
@@ -830,6 +1001,196 @@ Q_TEXT = {
     ),
 }
 
+Q_TEXT.update(
+    {
+        "L-e1": (
+            "For order {O}, what is the discounted unit price of the ordered product multiplied by the order's "
+            "quantity?",
+            "주문번호 {O} 주문에 대해, 주문한 상품의 할인 후 단가에 주문 수량을 곱한 값은 얼마입니까?",
+        ),
+        "L-e2": (
+            "Sum the ordered quantity of each product over all orders. What is the category of the product with "
+            "the second-largest total quantity?",
+            "전체 주문에서 상품별 주문 수량 합계를 구하세요. 수량 합계가 두 번째로 큰 상품의 카테고리는 무엇입니까?",
+        ),
+        "L-e3": (
+            "How many orders are for products of category {C}?",
+            "카테고리가 {C}인 상품에 대한 주문은 모두 몇 건입니까?",
+        ),
+        "L-e4": (
+            "What is the average quantity of the orders for products of category {C}, truncated?",
+            "카테고리가 {C}인 상품에 대한 주문들의 평균 수량(버림)은 얼마입니까?",
+        ),
+        "L-e5": (
+            "What is the region, according to the Customers table, of the customer who placed order {O}?",
+            "주문번호 {O} 주문을 한 고객의 지역(고객 테이블 기준)은 어디입니까?",
+        ),
+        "C-e1": (
+            "What is the total revenue of the orders for products of category {C}?",
+            "카테고리가 {C}인 상품에 대한 주문들의 매출 합계는 얼마입니까?",
+        ),
+        "C-e2": (
+            "For every product of category {C} in the Products table, multiply its discounted unit price by its "
+            "stock. What is the sum of these values?",
+            "상품 테이블에서 카테고리가 {C}인 각 상품에 대해 할인 후 단가에 재고를 곱하세요. 그 값들의 합은 "
+            "얼마입니까?",
+        ),
+        "C-e3": (
+            "What is the average price of the products of category {C} in the Products table, truncated?",
+            "상품 테이블에서 카테고리가 {C}인 상품들의 평균 가격(버림)은 얼마입니까?",
+        ),
+        "C-e4": (
+            "What is the total quantity of the orders placed in quarter {Q}?",
+            "분기가 {Q}인 주문들의 수량 합계는 얼마입니까?",
+        ),
+        "C-e5": (
+            "How many orders are for a product whose discount is 10 or more?",
+            "할인율이 10 이상인 상품에 대한 주문은 몇 건입니까?",
+        ),
+        "A-e1": (
+            "What is the total revenue of all orders?",
+            "전체 주문의 매출 합계는 얼마입니까?",
+        ),
+        "A-e2": (
+            "What is the total discounted revenue of all orders?",
+            "전체 주문의 할인 후 매출 합계는 얼마입니까?",
+        ),
+        "A-e3": (
+            "What is the total revenue of the orders whose product is in category {C}?",
+            "상품의 카테고리가 {C}인 주문들의 매출 합계는 얼마입니까?",
+        ),
+        "A-e4": (
+            "What is the total revenue of the orders whose quantity is greater than {t}?",
+            "수량이 {t}보다 큰 주문들의 매출 합계는 얼마입니까?",
+        ),
+        "M-e1": (
+            "How many orders placed in region {R} (Orders table) are for products of category {C}?",
+            "주문 테이블의 지역이 {R}인 주문 중 카테고리가 {C}인 상품에 대한 주문은 몇 건입니까?",
+        ),
+        "M-e2": (
+            "What is the total quantity of the orders placed in region {R} (Orders table) in quarter {Q}?",
+            "주문 테이블의 지역이 {R}이고 분기가 {Q}인 주문들의 수량 합계는 얼마입니까?",
+        ),
+        "M-e3": (
+            "What is the total revenue of all orders whose Orders-table region is {R}?",
+            "주문 테이블의 지역 값이 {R}인 모든 주문의 매출 합계는 얼마입니까?",
+        ),
+        "M-e4": (
+            "What is the total quantity ordered by customers with Gold membership?",
+            "등급이 골드인 고객들이 주문한 수량의 합계는 얼마입니까?",
+        ),
+        "M-e5": (
+            "What is the total revenue of the orders for products of category {C} placed in region {R} (Orders "
+            "table)?",
+            "주문 테이블의 지역이 {R}이고 상품 카테고리가 {C}인 주문들의 매출 합계는 얼마입니까?",
+        ),
+        "L-m1": (
+            "Compute the total revenue of each product over all orders. What is the category of the product with "
+            "the second-highest revenue?",
+            "전체 주문에서 상품별 매출 합계를 구하세요. 매출이 두 번째로 큰 상품의 카테고리는 무엇입니까?",
+        ),
+        "L-m2": (
+            "Considering only the orders placed in region {R} (Orders table), which customer has the highest "
+            "total revenue from those orders? Answer with the customer's name.",
+            "주문 테이블의 지역이 {R}인 주문만 볼 때, 그 주문들의 매출 합계가 가장 큰 고객은 누구입니까? 고객 "
+            "이름으로 답하세요.",
+        ),
+        "L-m3": (
+            "Among the orders of customers with membership {G}, find the product with the largest total "
+            "quantity. What is that product's discount (in percent)?",
+            "등급이 {G}인 고객들의 주문 중 수량 합계가 가장 큰 상품을 찾으세요. 그 상품의 할인율(%)은 얼마입니까?",
+        ),
+        "L-m4": (
+            "Among the orders placed in quarter {Q}, find the product with the highest total revenue. Among the "
+            "customers who ordered that product in {Q}, what is the earliest join year?",
+            "분기가 {Q}인 주문 중 매출 합계가 가장 큰 상품을 찾으세요. {Q}에 그 상품을 주문한 고객들 중 가장 이른 "
+            "가입연도는 몇 년입니까?",
+        ),
+        "C-m1": (
+            "What percentage of the total revenue comes from orders for products of category {C}? (truncate)",
+            "전체 매출 중 카테고리가 {C}인 상품의 주문 매출이 차지하는 비율(%, 버림)은 얼마입니까?",
+        ),
+        "C-m2": (
+            "Compute each customer's spending (customers with at least one order) and the average of these "
+            "spendings. How many customers have a spending greater than that average?",
+            "주문이 한 건 이상 있는 고객별 구매액과 그 평균을 구하세요. 구매액이 평균보다 큰 고객은 몇 명입니까?",
+        ),
+        "C-m3": (
+            "What percentage of the total revenue comes from orders of customers with membership {G}? (truncate)",
+            "전체 매출 중 등급이 {G}인 고객의 주문 매출이 차지하는 비율(%, 버림)은 얼마입니까?",
+        ),
+        "C-m4": (
+            "The median stock over the Products table is {M} (with an even number of products: the mean of the "
+            "two middle values, truncated). What percentage of the total revenue comes from orders of products "
+            "with a stock greater than {M}? (truncate)",
+            "상품 테이블 재고의 중앙값은 {M}입니다 (상품 수가 짝수이면 가운데 두 값의 평균을 버림한 값). 전체 매출 "
+            "중 재고가 {M}보다 많은 상품의 주문 매출이 차지하는 비율(%, 버림)은 얼마입니까?",
+        ),
+        "A-m2": (
+            "Compute the total revenue of each order region (Orders table). What is the revenue of the region "
+            "with the highest total?",
+            "주문 테이블의 지역별 매출 합계를 구하세요. 매출 합계가 가장 큰 지역의 매출은 얼마입니까?",
+        ),
+        "A-m3": (
+            "What is the total revenue of the orders of Gold customers minus the total revenue of the orders of "
+            "Silver customers? (The result may be negative.)",
+            "골드 등급 고객 주문의 매출 합계에서 실버 등급 고객 주문의 매출 합계를 뺀 값은 얼마입니까? (음수일 수 "
+            "있습니다.)",
+        ),
+        "A-m4": (
+            "What is the total discounted revenue of the orders placed in quarter {Q}?",
+            "분기가 {Q}인 주문들의 할인 후 매출 합계는 얼마입니까?",
+        ),
+        "M-m1": (
+            "Considering only orders for products of category {C}, which order region (Orders table) has the "
+            "largest total quantity?",
+            "카테고리가 {C}인 상품의 주문만 볼 때, 수량 합계가 가장 큰 주문 지역(주문 테이블)은 어디입니까?",
+        ),
+        "M-m2": (
+            "Compute the total revenue of each order region (Orders table). What is the revenue of the region "
+            "ranked second by revenue?",
+            "주문 테이블의 지역별 매출 합계를 구하세요. 매출이 두 번째로 큰 지역의 매출은 얼마입니까?",
+        ),
+        "M-m3": (
+            "Which quarter has the most orders? Answer with the quarter exactly as written in the Orders table "
+            "(for example Q1).",
+            "주문 건수가 가장 많은 분기는 언제입니까? 주문 테이블에 적힌 그대로(예: 1분기) 답하세요.",
+        ),
+        "L-h3": (
+            "Compute the total revenue of each category that has at least one order and take the three "
+            "categories with the lowest revenue. Among the ordered products of those three categories, find the "
+            "product with the highest average quantity per order. Among the customers who ordered that product, "
+            "find the one with the largest total quantity of it. What is that customer's membership?",
+            "주문이 한 건 이상 있는 카테고리별 매출 합계를 구하고, 매출이 가장 작은 카테고리 3개를 고르세요. 그 세 "
+            "카테고리의 상품 중 주문된 상품에서 주문당 평균 수량이 가장 큰 상품을 찾으세요. 그 상품을 주문한 고객 중 "
+            "그 상품의 수량 합계가 가장 큰 고객의 등급은 무엇입니까?",
+        ),
+        "A-h1": (
+            "What is the revenue-weighted average discount, truncate(sum over orders of revenue x discount / "
+            "total revenue)?",
+            "매출 가중 평균 할인율, 즉 (주문별 매출 x 할인율의 합 / 전체 매출)을 버림한 값은 얼마입니까?",
+        ),
+        "A-h6": (
+            "In the Products table, compute (a) the average discounted unit price of the products with a "
+            "discount greater than 0, truncated, and (b) the average price of the products with discount 0, "
+            "truncated. What is the absolute difference between (a) and (b)?",
+            "상품 테이블에서 (a) 할인율이 0보다 큰 상품들의 평균 할인 후 단가(버림), (b) 할인율이 0인 상품들의 평균 "
+            "가격(버림)을 구하세요. (a)와 (b)의 차의 절댓값은 얼마입니까?",
+        ),
+        "M-h1": (
+            "Exclude all orders of the three customers with the highest spending over all orders. What is the "
+            "total revenue of the remaining orders placed in region {R} (Orders table)?",
+            "전체 주문 기준 구매액이 가장 큰 고객 세 명의 주문을 모두 제외하세요. 남은 주문 중 주문 테이블의 지역이 "
+            "{R}인 주문들의 매출 합계는 얼마입니까?",
+        ),
+        "M-h3": (
+            "Of the total revenue of the orders of Gold customers, what percentage comes from products of "
+            "category {C}? (truncate)",
+            "골드 등급 고객 주문의 매출 합계 중 카테고리가 {C}인 상품의 매출이 차지하는 비율(%, 버림)은 얼마입니까?",
+        ),
+    }
+)
+
 RULES = {
     "en": (
         "Definitions used in the question:\n"
@@ -867,10 +1228,10 @@ RULES = {
 
 
 def _label(field, code, lang):
+    if field == "quarter":
+        return V.QUARTERS[code][0 if lang == "en" else 1]
     if lang == "en":
         return str(code)
-    if field == "quarter":
-        return V.QUARTERS[code][1]
     return _VALUE_MAPS[field][code] if field in _VALUE_MAPS else str(code)
 
 
@@ -933,13 +1294,7 @@ class ArrayFormula(Puzzle):
         tids = sorted(t for t, c in CATALOGUE.items() if c[0] == gen and c[1] == ptype)
         tid = rng.choices(tids, weights=[levers["templates"][gen][t] for t in tids])[0]
         need = CATALOGUE[tid][4]
-        params = {}
-        if "C" in need:
-            params["C"] = rng.choice(sorted({p["category"] for p in products}))
-        if "R" in need:
-            params["R"] = rng.choice(sorted({o["region"] for o in orders}))
-        if "Q" in need:
-            params["Q"] = rng.randint(1, 4)
+        params = choose_params(rng, need, products, orders)
         inst = {
             "gen": gen,
             "problem_type": ptype,
@@ -958,7 +1313,7 @@ class ArrayFormula(Puzzle):
         value, _ = _compute(instance)
         if instance["answer_type"] == "number":
             return str(value)
-        return _answer_label(instance["template"], value, lang)
+        return _answer_label(instance, value, lang)
 
     def solution(self, instance, lang):
         value, shown = _compute(instance)
@@ -977,6 +1332,12 @@ class ArrayFormula(Puzzle):
             fields["R"] = _label("region", prm["R"], lang)
         if "Q" in prm:
             fields["Q"] = V.QUARTERS[prm["Q"]][li]
+        if "O" in prm:
+            fields["O"] = instance["orders"][prm["O"] - 1]["order_id"]
+        if "G" in prm:
+            fields["G"] = _label("membership", prm["G"], lang)
+        if "t" in prm:
+            fields["t"] = str(prm["t"])
         if "M" in shown:
             fields["M"] = str(shown["M"])
         if "X" in shown:
@@ -1051,8 +1412,25 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _NUMBER_GOLD = re.compile(r"-?\d+(?:\.\d+)?")
 
 
-def _answer_label(tid, value, lang):
-    field = {"L-h1": "region", "L-h2": "membership", "L-h5": "category", "M-m4": "category"}[tid]
+TEXT_FIELDS = {
+    "L-e2": "category",
+    "L-e5": "region",
+    "L-m1": "category",
+    "L-m2": "name",
+    "M-m1": "region",
+    "M-m3": "quarter",
+    "L-h1": "region",
+    "L-h2": "membership",
+    "L-h3": "membership",
+    "L-h5": "category",
+    "M-m4": "category",
+}
+
+
+def _answer_label(instance, value, lang):
+    field = TEXT_FIELDS[instance["template"]]
+    if field == "name":
+        return instance["customers"][value - 1]["name"][0 if lang == "en" else 1]
     return _label(field, value, lang)
 
 
