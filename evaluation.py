@@ -150,16 +150,17 @@ def _betacf(a: float, b: float, x: float) -> float:
     return h
 
 
-def betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta function I_x(a, b)."""
+def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
+    """Regularised incomplete beta function I_x(a, b); ``y`` = 1 - x computed without cancellation."""
+    y = 1.0 - x if y is None else y
     if x <= 0.0:
         return 0.0
-    if x >= 1.0:
+    if y <= 0.0:
         return 1.0
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(y)
     if x < (a + 1.0) / (a + b + 2.0):
         return math.exp(log_front) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _betacf(b, a, 1.0 - x) / b
+    return 1.0 - math.exp(log_front) * _betacf(b, a, y) / b
 
 
 def t_cdf(t: float, df: float) -> float:
@@ -168,7 +169,13 @@ def t_cdf(t: float, df: float) -> float:
         return math.nan
     if math.isinf(t):
         return 1.0 if t > 0 else 0.0
-    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
+    if t == 0:
+        return 0.5
+    t2 = t * t
+    if t2 < df:  # I_x(df/2, 1/2) with x = df / (df + t^2) near 1: use the complement
+        tail = 0.5 * (1.0 - betainc(0.5, df / 2.0, t2 / (df + t2), df / (df + t2)))
+    else:
+        tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t2), t2 / (df + t2))
     return 1.0 - tail if t > 0 else tail
 
 
@@ -714,7 +721,7 @@ def evaluate_nolli(
     order = {c.name: i for i, c in enumerate(generators.all_configs())}
     evaluated.sort(key=lambda c: order[c])
 
-    models = _models_in_order(known) or _models_in_order(preds)
+    models = _models_in_order(known)
     by_model: dict[str, dict[str, Prediction]] = {m: {} for m in models}
     for p in known:
         by_model[p.model][p.id] = p
@@ -1154,7 +1161,7 @@ def evaluate_kobalt(
         else:
             reason = "not a KoBALT id" if config == "all" else f"not in KoBALT config {config}"
             problems.unknown.append({"line": p.line, "id": p.id, "model": p.model, "reason": reason})
-    models = _models_in_order(known) or _models_in_order(preds)
+    models = _models_in_order(known)
     mine_by_model: dict[str, dict[str, Prediction]] = {m: {} for m in models}
     for p in known:
         mine_by_model[p.model][p.id] = p
