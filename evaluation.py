@@ -337,10 +337,10 @@ def read_predictions(
                 )
                 continue
             try:
-                obj = json.loads(text)
+                obj = json.loads(text.rstrip("\r\n"))
             except (json.JSONDecodeError, RecursionError) as exc:
                 reason = (
-                    f"not valid JSON ({exc.msg} at column {exc.colno})"
+                    f"not valid JSON: {exc.msg} (column {exc.colno})"
                     if isinstance(exc, json.JSONDecodeError)
                     else "not valid JSON (nested too deeply)"
                 )
@@ -921,7 +921,8 @@ def nolli_markdown(report: dict[str, Any], predictions_path: str = "") -> str:
                 ""
                 if mac["comparable_to_paper"]
                 else f"; not comparable with the paper's macro average, which needs all {N_TASK_LANGS} "
-                f"task-languages with all three tiers ({mac['task_languages_with_all_tiers']} here)"
+                f"task-languages with all three tiers (here {mac['task_languages_with_all_tiers']} of "
+                f"{mac['task_languages']} have all three)"
             )
             + "."
         )
@@ -1145,6 +1146,15 @@ def _slug(name: str) -> str:
 # Domain order of the paper's Table 3 (and of Tables 4-8).
 KOBALT_TABLE3_DOMAINS = ("Syntax", "Semantics", "Pragmatics", "Morphology", "Phonetics/Phonology")
 KOBALT_TABLE3_NAMES = {"Phonetics/Phonology": "Phonetics"}
+# The paper's Table 3 (overall, Syntax, Semantics, Pragmatics, Morphology, Phonetics), for reference.
+KOBALT_PAPER_TABLE3 = (
+    ("Claude-3.7-Sonnet", (0.61, 0.66, 0.66, 0.64, 0.36, 0.31)),
+    ("Claude-3.5-Sonnet", (0.52, 0.52, 0.65, 0.51, 0.36, 0.24)),
+    ("GPT-4o", (0.44, 0.45, 0.55, 0.40, 0.17, 0.26)),
+    ("DeepSeek-V3", (0.43, 0.41, 0.57, 0.42, 0.26, 0.23)),
+    ("Qwen2.5-72B", (0.37, 0.33, 0.51, 0.37, 0.24, 0.18)),
+    ("Llama-3.3-70B", (0.32, 0.25, 0.50, 0.35, 0.17, 0.15)),
+)
 
 
 def evaluate_kobalt(
@@ -1263,6 +1273,12 @@ def kobalt_markdown(report: dict[str, Any], predictions_path: str = "", source: 
                 for m, r in models.items()
             ],
         )
+        if report["config"] == "all":
+            lines += ["", "For reference, the paper's Table 3 (same protocol; random guessing is 0.10):", ""]
+            lines += _md_table(
+                ["Model (paper)", "Overall", "Syntax", "Semantics", "Pragmatics", "Morphology", "Phonetics"],
+                [[name, *[f"{v:.2f}" for v in vals]] for name, vals in KOBALT_PAPER_TABLE3],
+            )
         table = 4
         for dom in KOBALT_TABLE3_DOMAINS:
             phs = [
