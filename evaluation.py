@@ -720,6 +720,8 @@ def evaluate_nolli(
                 evaluated.append(name)
     order = {c.name: i for i, c in enumerate(generators.all_configs())}
     evaluated.sort(key=lambda c: order[c])
+    outside = [p for p in known if gold.items[p.id].config not in evaluated]
+    known = [p for p in known if gold.items[p.id].config in evaluated]
 
     models = _models_in_order(known)
     by_model: dict[str, dict[str, Prediction]] = {m: {} for m in models}
@@ -812,6 +814,7 @@ def evaluate_nolli(
         "benchmark": "nolli",
         "gold": gold.source,
         "configs": evaluated,
+        "ignored_predictions": len(outside),  # valid ids of configs left out by --configs
         "models": report_models,
         "problems": _problems_json(problems),
         "methods": {"proportions": WILSON_METHOD, "macro_average": MACRO_METHOD, "en_ko": TOST_METHOD},
@@ -894,6 +897,8 @@ def nolli_markdown(report: dict[str, Any], predictions_path: str = "") -> str:
         f"Input problems: {len(problems.malformed)} malformed lines, {len(problems.unknown)} unknown ids, "
         f"{len(problems.duplicate)} duplicate ids (listed at the end)."
     )
+    if report["ignored_predictions"]:
+        lines.append(f"Predictions for configs outside --configs (ignored): {report['ignored_predictions']}.")
     if not models:
         lines += ["", "No prediction matched a gold item: nothing to score."]
     if len(models) > 1:
@@ -1158,19 +1163,30 @@ KOBALT_PAPER_TABLE3 = (
 
 
 def evaluate_kobalt(
-    preds: list[Prediction], problems: Problems, gold_rows: list[dict[str, Any]], config: str = "all"
+    preds: list[Prediction],
+    problems: Problems,
+    gold_rows: list[dict[str, Any]],
+    config: str = "all",
+    all_ids: Iterable[str] | None = None,
 ) -> dict[str, Any]:
+    """The KoBALT report as a dict. ``gold_rows`` are the rows of ``config``; ``all_ids`` (the ids of
+    all 700 questions) tells predictions outside ``config`` (ignored) from unknown ids."""
     import kobalt
 
     preds = _dedupe(preds, problems)
     by_id = {r["id"]: r for r in gold_rows}
+    every = set(all_ids) if all_ids is not None else set(by_id)
     known = []
+    ignored = 0
     for p in preds:
         if p.id in by_id:
             known.append(p)
+        elif p.id in every:
+            ignored += 1
         else:
-            reason = "not a KoBALT id" if config == "all" else f"not in KoBALT config {config}"
-            problems.unknown.append({"line": p.line, "id": p.id, "model": p.model, "reason": reason})
+            problems.unknown.append(
+                {"line": p.line, "id": p.id, "model": p.model, "reason": "not a KoBALT id"}
+            )
     models = _models_in_order(known)
     mine_by_model: dict[str, dict[str, Prediction]] = {m: {} for m in models}
     for p in known:
@@ -1230,6 +1246,7 @@ def evaluate_kobalt(
         "benchmark": "kobalt",
         "config": config,
         "items": len(gold_rows),
+        "ignored_predictions": ignored,  # KoBALT ids outside --config
         "models": report_models,
         "problems": _problems_json(problems),
         "methods": {
@@ -1257,6 +1274,10 @@ def kobalt_markdown(report: dict[str, Any], predictions_path: str = "", source: 
         f"Input problems: {len(problems.malformed)} malformed lines, {len(problems.unknown)} unknown ids, "
         f"{len(problems.duplicate)} duplicate ids (listed at the end)."
     )
+    if report["ignored_predictions"]:
+        lines.append(
+            f"Predictions for questions outside config `{report['config']}` (ignored): {report['ignored_predictions']}."
+        )
     if not models:
         lines += ["", "No prediction matched a KoBALT question: nothing to score."]
     else:
@@ -1584,9 +1605,10 @@ def kobalt_main(argv: Sequence[str] | None = None) -> int:
                 )
             )
         config = kobalt.resolve_config(args.config)
-        gold_rows = kobalt.rows(config, args.source)
+        all_rows = kobalt.rows("all", args.source)
+        gold_rows = [r for r in all_rows if r["id"] in {x["id"] for x in kobalt.rows(config, args.source)}]
         source = str(kobalt.resolve_source(args.source))
-        report = evaluate_kobalt(preds, problems, gold_rows, config)
+        report = evaluate_kobalt(preds, problems, gold_rows, config, [r["id"] for r in all_rows])
     except (EvaluationError, ValueError, OSError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

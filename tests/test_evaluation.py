@@ -569,6 +569,45 @@ def test_nolli_release_folder_gives_the_same_numbers(tmp_path, nolli_gold, nolli
     assert gold.paired == {("sat", "easy"): False, ("sudoku", "easy"): True}
 
 
+def test_nolli_configs_option(tmp_path, release_dir):
+    out = tmp_path / "r.json"
+    args = [
+        "--predictions",
+        str(NOLLI_FIXTURE),
+        "--release",
+        str(release_dir),
+        "--configs",
+        "ko_jamo_easy",
+        "ko_sat_easy",
+    ]
+    assert evaluation.nolli_main([*args, "--json", "--out", str(out), "--keep-going"]) == 0
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    assert rep["configs"] == ["ko_sat_easy", "ko_jamo_easy"]
+    # by hand: 90 + 5 valid predictions, of which 11 + 20 (fixture-model) and 5 (other-model) are kept
+    assert rep["ignored_predictions"] == 95 - 36
+    assert rep["models"][MODEL]["per_config"]["ko_sat_easy"]["correct"] == 12
+    assert rep["models"][MODEL]["en_ko"]["rows"] == []
+    out_all = tmp_path / "all.json"
+    assert (
+        evaluation.nolli_main(
+            [
+                "--predictions",
+                str(NOLLI_FIXTURE),
+                "--release",
+                str(release_dir),
+                "--configs",
+                "all",
+                "--json",
+                "--out",
+                str(out_all),
+            ]
+        )
+        == 2
+    )
+    assert len(json.loads(out_all.read_text(encoding="utf-8"))["configs"]) == 5
+    assert evaluation.nolli_main([*args[:4], "--configs", "ko_cipher_hard"]) == 2  # not in that release
+
+
 def test_nolli_plots(tmp_path, release_dir):
     args = [
         "--predictions",
@@ -803,7 +842,8 @@ def test_kobalt_config_subset(tmp_path):
     ids = [rec["ID"] for rec in raw if int(rec["난이도"]) == 3]
     assert rc == 0 and rep["items"] == 298
     assert rep["models"][MODEL]["overall"]["correct"] == sum(outcome[i] for i in ids)
-    assert len(rep["problems"]["unknown_ids"]) == 2 + sum(1 for rec in sel if int(rec["난이도"]) != 3)
+    assert len(rep["problems"]["unknown_ids"]) == 2
+    assert rep["ignored_predictions"] == sum(1 for rec in sel if int(rec["난이도"]) != 3)
 
 
 def test_kobalt_bad_source(tmp_path, capsys):
