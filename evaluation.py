@@ -1606,7 +1606,7 @@ def kobalt_main(argv: Sequence[str] | None = None) -> int:
             )
         config = kobalt.resolve_config(args.config)
         all_rows = kobalt.rows("all", args.source)
-        gold_rows = [r for r in all_rows if r["id"] in {x["id"] for x in kobalt.rows(config, args.source)}]
+        gold_rows = kobalt.rows(config, args.source)
         source = str(kobalt.resolve_source(args.source))
         report = evaluate_kobalt(preds, problems, gold_rows, config, [r["id"] for r in all_rows])
     except (EvaluationError, ValueError, OSError) as exc:
