@@ -34,22 +34,32 @@ budget 120 / 150 / 100.
 Departures from the reference (and why):
 - Spot-sum uniqueness (the reference defect: 26-88 % of its items have several defensible answers).
   For every candidate the optimum and the minimum and the maximum spot sum over ALL optimal
-  assignments are computed exactly (dynamic programming over used-category sets and the capped
-  upper sum); only items where the minimum equals the maximum are emitted.
+  assignments are computed exactly (lexicographic objective total * 1024 +/- spot score, dynamic
+  programming over sets of used rounds with the capped upper-section sum, see ``solve``); only
+  items where the minimum equals the maximum are emitted.
 - Spot rounds are drawn from the item's ``rng`` (the reference hashes the public id, which contains
   the language, so EN and KO could not share an instance). Recalibration: for the hard tier (K = 8,
-  where only ~12-15 % of random spot sets are invariant) up to ``spot_draws`` spot sets are drawn
-  for the selected dice and the first invariant one is used; the dice are rejected if none is.
-  Easy and medium draw one spot set per candidate (``spot_draws`` 1) and reject non-invariant ones.
+  where only ~12-15 % of random spot sets are invariant) up to ``spot_draws`` = 32 spot sets are
+  drawn for the selected dice and the first invariant one is used; otherwise a new set of 100
+  candidates is drawn. Easy and medium draw one spot set per selected candidate (``spot_draws`` 1)
+  and draw new candidates when it is not invariant. The easy constructive/random coin is tossed
+  once per item and the random branch retries internally, so rejections do not shift the 0.69 share.
+- Hard candidates whose optimum cannot open the required greedy gap (checked with a cheap upper
+  bound) skip the exact solver; this does not change which candidate is selected.
 - All randomness is seeded; the prompt states every category definition, that each category is
   used exactly once, that the bonus belongs to no round, and that the asked sum is the same for
   every optimal assignment.
 
-Verification (``check``): the dice and spot rounds are parsed from the question text, then a
-separately written meet-in-the-middle solver (categories processed in order over sets of used
-rounds, the six upper rounds combined with the best lower completion of the remaining six, bonus
-applied at the combination) recomputes the optimum and the min and max spot sum; they must agree
-with each other and with the gold.
+Solver (generator): meet in the middle over the 924 ways to split the rounds into six upper and six
+lower rounds; each half fills its categories in order over sets of used rounds; the upper half
+tracks the capped upper sum only inside the window where it can still matter (all sums that can no
+longer reach 63 share one slot), or not at all when the bonus is out of reach.
+
+Verification (``check``): the dice and spot rounds are parsed from the question text, then the
+separately written solver in ``_yacht_dice_verify`` (rounds taken in printed order, state = set of
+used categories x upper sum capped at 63, its own scoring function) recomputes the optimum and the
+min and max spot sum; min must equal max, equal the gold, and the optimum must match the instance.
+The tests add a third, exhaustive check (all 12! assignments, factorised by the upper/lower split).
 
 Scoring reproduces the reference judge (payload of the last answer-label line else the response;
 ``Answer|Output|Final Answer`` + digits; else the last number after Total/Sum; else the largest
@@ -66,6 +76,7 @@ from functools import cache
 
 import numpy as np
 
+from ._yacht_dice_verify import verify_spot_sum
 from .base import Puzzle, Reject, VerificationError
 from .extract import last_label_payload, strip_fences
 
@@ -465,10 +476,20 @@ class YachtDice(Puzzle):
             "bands_enforced": True,
             "spot_draws": 1,
             "bonus": [BONUS_THRESHOLD, BONUS_POINTS],
+            "invariant_spot_sum_required": True,
+            "random_branch_attempts": RANDOM_BRANCH_ATTEMPTS,
         },
         "medium": {
             "spot_rounds": 2,
             "roll_weights": {"three_kind": 22, "pair": 22, "normal": 56},
+            # configured in the reference; four_kind_high and full_house are never built there
+            "reference_roll_weights": {
+                "four_kind_high": 18,
+                "full_house": 17,
+                "three_kind": 22,
+                "pair": 22,
+                "normal": 21,
+            },
             "constructive_fraction": 0,
             "greedy_gap_band": [7, 30],
             "complexity_band": [3.5, 7.0],
@@ -476,6 +497,8 @@ class YachtDice(Puzzle):
             "bands_enforced": True,
             "spot_draws": 1,
             "bonus": [BONUS_THRESHOLD, BONUS_POINTS],
+            "invariant_spot_sum_required": True,
+            "random_branch_attempts": RANDOM_BRANCH_ATTEMPTS,
         },
         "hard": {
             "spot_rounds": 8,
@@ -487,6 +510,8 @@ class YachtDice(Puzzle):
             "bands_enforced": False,
             "spot_draws": 32,
             "bonus": [BONUS_THRESHOLD, BONUS_POINTS],
+            "invariant_spot_sum_required": True,
+            "random_branch_attempts": RANDOM_BRANCH_ATTEMPTS,
         },
     }
 
@@ -505,7 +530,7 @@ class YachtDice(Puzzle):
         else:
             # The random branch retries on its own, so rejections never shift the constructive share.
             construction = "random"
-            for _ in range(RANDOM_BRANCH_ATTEMPTS):
+            for _ in range(levers["random_branch_attempts"]):
                 found = self._random_candidate(rng, levers)
                 if found is not None:
                     rounds, scores, spots = found
@@ -669,8 +694,6 @@ class YachtDice(Puzzle):
         rounds, spots = parse_question(item["question"], item["lang"])
         if rounds != instance["rounds"] or spots != instance["spot_rounds"]:
             raise VerificationError("dice or spot rounds in the question differ from the instance")
-        from ._yacht_dice_verify import verify_spot_sum
-
         total, lo, hi = verify_spot_sum(rounds, [r - 1 for r in spots])
         if lo != hi:
             raise VerificationError(f"spot sum is not invariant over optimal assignments ({lo}..{hi})")
