@@ -1080,7 +1080,7 @@ def nolli_plots(report: dict[str, Any], out_dir: str | os.PathLike) -> list[Path
             ax.set_ylabel("accuracy (%)")
             ax.set_ylim(0, 100)
             ax.set_title(f"NOLLI accuracy per task-language and tier ({model}; 95% Wilson CI)")
-            ax.legend()
+            ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
             fig.tight_layout()
             written.append(_save(fig, out_dir / f"nolli_{slug}_task_languages.png", plt))
         if r["per_tier"]:

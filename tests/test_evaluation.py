@@ -812,6 +812,9 @@ def test_kobalt_markdown_tables(tmp_path, capsys):
     ):
         assert f"## Table {n}: {name} phenomena" in out
     assert "| Model | Agr | ASV | EC | Elp | Scr |" in out
+    assert (
+        "| Claude-3.7-Sonnet | 0.61 | 0.66 | 0.66 | 0.64 | 0.36 | 0.31 |" in out
+    )  # the paper's row, for reference
     assert "| Model | Level 1 | Level 2 | Level 3 |" in out
     assert sorted(p.name for p in tmp_path.glob("*.png")) == [
         "kobalt_domains.png",
