@@ -567,6 +567,20 @@ def test_nolli_release_folder_gives_the_same_numbers(tmp_path, nolli_gold, nolli
     nolli.write_items(table, path)
     gold = evaluation.release_gold(tmp_path)
     assert gold.paired == {("sat", "easy"): False, ("sudoku", "easy"): True}
+    rc = evaluation.nolli_main(
+        ["--predictions", str(NOLLI_FIXTURE), "--release", str(tmp_path), "--json", "--out", str(out)]
+    )
+    rows = {
+        r["task"]: r for r in json.loads(out.read_text(encoding="utf-8"))["models"][MODEL]["en_ko"]["rows"]
+    }
+    import numpy as np
+    from statsmodels.stats.weightstats import ttost_ind
+
+    en, ko = _paired_arrays(MODEL, "sat")
+    p, _, _ = ttost_ind(np.array(ko, float), np.array(en, float), -0.1, 0.1, usevar="unequal")
+    assert rows["sat"]["test"] == "Welch t" and rows["sat"]["n"] == [100, 100]
+    assert rows["sat"]["p_tost"] == pytest.approx(p, rel=1e-9)
+    assert rows["sudoku"]["test"] == "paired t"
 
 
 def test_nolli_configs_option(tmp_path, release_dir):
