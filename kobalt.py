@@ -955,6 +955,11 @@ def _cmd_score(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kobalt", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser(
+        "evaluate",
+        help="score a predictions file and report accuracy (kobalt evaluate --help)",
+        add_help=False,
+    )
     src_help = f"a local copy of the release (default: ${ENV_SOURCE}, else the Hub dataset {HUB_REPO})"
     s = sub.add_parser("list", help="list the 33 configs (with row counts when a source is available)")
     s.add_argument("--source", help=src_help)
@@ -973,6 +978,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "evaluate":
+        import evaluation
+
+        return evaluation.kobalt_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -468,6 +468,11 @@ def _cmd_release(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="nolli", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser(
+        "evaluate",
+        help="score a predictions file and report accuracy (nolli evaluate --help)",
+        add_help=False,
+    )
     s = sub.add_parser("list", help="list the 75 configs and which are implemented")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_list)
@@ -528,6 +533,11 @@ def _release_error():
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "evaluate":
+        import evaluation
+
+        return evaluation.nolli_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
