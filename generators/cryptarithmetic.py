@@ -20,56 +20,69 @@ Latent instance (JSON)::
      "classes": ["g0", "g1", "g2"] | ["cho", "jung", "jong"],
      "operands": [word x4], "result": word,
      "tokens": per word (operands, then result) the list of [class, symbol] in digit order,
-     "key": {class: {symbol: digit}}   (every symbol that occurs, sorted),
+     "key": {class: {symbol: digit}}   (every symbol that occurs),
      "revealed": {class: {symbol: digit}},
      "operand_values": [int x4], "answer": str (the result value), "carries": int,
+     "key_sampler": "rejection" | "sat_walk",
      "n_symbols": int, "n_revealed": int, "n_hidden": int}
 
 EN classes: g0 = A-I, g1 = J-R, g2 = S-Z; KO: cho/jung/jong = initials/medials/finals, symbols as
-Hangul compatibility jamo (U+3131..). Fields are never named ``mapping`` or ``puzzle`` (the reference
+Hangul compatibility jamo (U+3131..). No field is named ``mapping`` or ``puzzle`` (the reference
 evaluator switches on dormant question-rewriting modes for those).
 
-Levers per tier (reference code at HEAD; the stale calibration docs with 2/3/4 operands do not apply):
+Levers per tier (reference code at HEAD; the stale calibration docs with 2/3/4 operands, 5/6/5
+digits and min_carries 4/5/5 describe the old single-table puzzle and do not apply). ``levers[tier]``
+holds one dict per language, since EN and KO are different puzzles:
 
-=====  ================  ==============  ===========  ====  ==========  =============
-lang   tier              operand length  result len   hide  min carry   min finals
-=====  ================  ==============  ===========  ====  ==========  =============
-en     easy / med / hard 6 / 7 / 8       L or L+1     .65 / .90 / .88   2 / 2 / 3   -
-ko     easy / med / hard 6 / 7 / 7-8     L or L+1     .45 / .53 / .92   2 / 2 / 3   2 / 2 / 3
-=====  ================  ==============  ===========  ====  ==========  =============
+* EN easy / medium / hard: operand length 6 / 7 / 8 letters; hide_ratio .65 / .90 / .88;
+  min_carries 2 / 2 / 3.
+* KO easy / medium / hard: operand length 6 / 7 / 7-or-8 jamo (= digits); hide_ratio .45 / .53 /
+  .92; min_carries 2 / 2 / 3; min_finals (distinct finals among the 5 words) 2 / 2 / 3.
+* All: 4 operands of equal length, result length L or L+1 (``result_extra``), the first 8 shuffled
+  result candidates tried per operand draw, hiding target max(1, round(hide_ratio * n_symbols)).
+  ``key_trials`` (2048) is ours: the rejection-sampling budget per candidate (see 2.).
 
-Always 4 operands of equal length (letters in EN, jamo = digits in KO); up to 8 shuffled result
-candidates per operand draw; hiding target max(1, round(hide * n_symbols)).
+Realised (default seed, 100 items each): mean hidden share EN .59 / .64 / .72, KO .45 / .54 / .61
+(reference release: .61 / .63 / .74 and .45 / .54 / .62); hide_ratio is a ceiling, hiding stops
+wherever one more hidden symbol would break uniqueness.
 
 Sampling, and where it departs from the reference (and why):
 
 1. Operand length uniform from the tier's list, 4 distinct operand words of that length, result
    candidates = the other words of length L or L+1, shuffled, first 8 tried (as the reference). KO:
    a candidate needs ``min_finals`` distinct finals among the 5 words.
-2. **Key**: the reference takes the first solution of an ascending-digit search, so digits 0-3 are
-   over-represented. Here the key is drawn *uniformly among all keys that satisfy the equation*
-   (and the tier's carry and no-leading-zero conditions): a uniform injective table for the operand
-   symbols of each class, accepted iff the sum spells the result word consistently (the result-only
-   symbols are then forced). That is exact rejection sampling, so every accepted key is uniform;
-   it runs vectorised (numpy, seeded from the item RNG) with a budget of ``key_trials`` draws per
-   candidate; a result candidate whose budget runs out is skipped.
+2. **Key** (fix): the reference takes the first solution of an ascending-digit search, so digits
+   0-3 are 51-61% of all values. Here the key is first drawn by exact rejection sampling, which is
+   *exactly uniform among all keys* of the equation (with the carry minimum and no leading zero):
+   symbols are fixed column by column from the right, each operand symbol either drawn uniformly
+   from its class's unused digits or, when its column's result symbol is already fixed, solved
+   for; every valid key then has the same proposal probability, so an accepted key is uniform.
+   It runs vectorised (numpy PCG64 seeded from the item RNG) with ``key_trials`` proposals. Hard
+   equations rarely accept within that budget (valid keys are a tiny share of the space), and
+   exhaustive enumeration is out of reach (the bare puzzles have 10^2-10^6+ keys), so then the key
+   comes from a seeded SAT walk: symbols in random order, each takes a uniformly random digit among
+   those that still admit a complete key. That walk has no digit-order bias but is only close to
+   uniform (a key's probability is the product of 1/#feasible digits along the walk).
+   ``key_sampler`` records which method drew the key (rejection: EN 42 / 16 / 4, KO 50 / 21 / 13
+   of 100). Digits 0-3 are 40-46% of key values in every config (uniform tables: 40%).
 3. Reveals: as the reference, visit the symbols in random order and hide each one whose hiding
    keeps the key unique, stopping at the target; reject if nothing could be hidden. The
    uniqueness test is an incremental SAT call (order-encoded digits, totalizer column sums, plus
    one clause "the key differs from the drawn key"), so it is exact (no node budget).
-4. Per-item seeding (the reference is unseeded); equations are not de-duplicated across items
-   (items are independent functions of their seed), but no two items of a config share a question.
-5. Word pools are our own lists of common nouns (EN 6-8 letters, no 9-letter word as in the
+4. Per-item seeding (the reference is unseeded). Equations are not de-duplicated across items
+   (items are independent functions of their seed); no two items of a config share a question.
+5. Word pools are our own lists of common nouns (EN 6-8 letters; no 9-letter word, as in the
    reference pool, so EN hard never gets a ninth digit; KO 6-9 jamo).
-6. Layout: EN words are right-aligned (letters = digit columns); KO lines give each word's digit
-   count, since syllables do not line up with digits.
+6. Layout (spec pitfall 7): EN words are right-aligned (letters = digit columns); KO lines give each
+   word's digit count, since syllables do not line up with digits.
 
 Verification (``check``) parses the equation and the revealed digits from the question text,
 tokenises the words on its own (EN group = alphabet position // 9; KO with ``unicodedata`` NFD and
 jamo names, not :mod:`generators.hangul`) and proves that exactly one key completes the revealed
-digits, by two independent complete methods that must agree: a python-sat model count (one-hot
-digits, chained one-hot column adders) and a column-wise breadth-first search (numpy). The unique
-key's result value must equal the gold.
+digits, by two independent complete methods that must agree: a python-sat model count up to 2
+(one-hot digits of the hidden symbols, revealed digits folded in as constants, chained one-hot
+column adders) and a right-to-left column search that keeps every consistent partial key as a numpy
+row. The unique key must add up, give the gold, and equal the instance's key.
 
 Scoring follows the reference judge (last line-initial label's payload, then ``Answer``/``Output``
 + digits, ``result``/``value is|=|equals N``, a line ending in ``= N``, a number in the last 5
@@ -83,6 +96,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import cache
 
 import numpy as np
 from pysat.card import CardEnc, EncType
@@ -93,7 +107,7 @@ from . import hangul
 from ._cryptarithmetic_words import EN_WORDS, KO_WORDS
 from .base import Puzzle, Reject, VerificationError
 from .extract import strip_fences
-from .solvers import SOLVER, at_most, count_models
+from .solvers import SOLVER, at_most
 
 EN_CLASSES = ("g0", "g1", "g2")
 KO_CLASSES = ("cho", "jung", "jong")
@@ -262,6 +276,29 @@ def _sample_key(
 # ------------------------------------------------------------------------------------------------
 # Generator-side uniqueness oracle: order encoding + totalizer column sums (incremental SAT)
 # ------------------------------------------------------------------------------------------------
+@cache
+def _merge_template(la: int, lb: int):
+    """Clauses of a totalizer node C = A + B (unary, sizes la, lb), as (index, sign) arrays per
+    clause length; index 1.. addresses the concatenation A + B + C."""
+    a = lambda i: 1 + i  # noqa: E731 - position of A>=i+1
+    b = lambda j: 1 + la + j  # noqa: E731
+    c = lambda k: 1 + la + lb + k  # noqa: E731
+    groups: dict[int, list[list[int]]] = {}
+    for i in range(la + 1):
+        for j in range(lb + 1):
+            if i + j >= 1:  # A>=i and B>=j -> C>=i+j
+                cl = [c(i + j - 1)] + ([-a(i - 1)] if i else []) + ([-b(j - 1)] if j else [])
+                groups.setdefault(len(cl), []).append(cl)
+            if i + j < la + lb:  # A<i+1 and B<j+1 -> C<i+j+1
+                cl = [-c(i + j)] + ([a(i)] if i < la else []) + ([b(j)] if j < lb else [])
+                groups.setdefault(len(cl), []).append(cl)
+    out = []
+    for _, cls in sorted(groups.items()):
+        arr = np.array(cls, dtype=np.int64)
+        out.append((np.abs(arr), np.sign(arr)))
+    return out
+
+
 class _KeyOracle:
     """Incremental SAT model of one equation (order-encoded digits, totalizer column sums).
 
@@ -310,19 +347,23 @@ class _KeyOracle:
         key = [-1] * self.n
         order = list(range(self.n))
         rng.shuffle(order)
+        taken: set[tuple[int, int]] = set()
         for s in order:
             digits = list(range(10))
             rng.shuffle(digits)
             for dgt in digits:
+                if (self.sym_class[s], dgt) in taken or (dgt == 0 and s in self.leads):
+                    continue  # infeasible anyway; skipping saves a solver call
                 lits = self._eq(s, dgt)
                 if any(all(m[abs(x) - 1] == x for x in lits) for m in models):
                     break
                 if self.solver.solve(assumptions=fixed + lits):
-                    models = [self.solver.get_model()]
+                    models.append(self.solver.get_model())
                     break
             else:  # pragma: no cover - the previous model always leaves one digit
                 raise Reject("internal: walk lost its model")
             key[s] = dgt
+            taken.add((self.sym_class[s], dgt))
             fixed += lits
             models = [m for m in models if all(m[abs(x) - 1] == x for x in lits)]
         return key
@@ -351,24 +392,12 @@ class _KeyOracle:
         return lits
 
     def _merge(self, a: list[int], b: list[int]) -> list[int]:
-        """Unary (order-encoded) sum of two unary numbers, both directions."""
-        c = [self._new() for _ in range(len(a) + len(b))]
-        for i in range(len(a) + 1):
-            for j in range(len(b) + 1):
-                if i + j >= 1:
-                    cl = [c[i + j - 1]]
-                    if i:
-                        cl.append(-a[i - 1])
-                    if j:
-                        cl.append(-b[j - 1])
-                    self.clauses.append(cl)
-                if i + j < len(c):
-                    cl = [-c[i + j]]
-                    if i < len(a):
-                        cl.append(a[i])
-                    if j < len(b):
-                        cl.append(b[j])
-                    self.clauses.append(cl)
+        """Unary (order-encoded) sum of two unary numbers, both directions (totalizer node)."""
+        c = list(range(self.top + 1, self.top + len(a) + len(b) + 1))
+        self.top += len(c)
+        lits = np.array([0] + a + b + c, dtype=np.int64)
+        for index, sign in _merge_template(len(a), len(b)):
+            self.clauses += (sign * lits[index]).tolist()
         return c
 
     def _columns(self, words: list[list[int]]) -> None:
@@ -580,10 +609,15 @@ def sat_keys(toks: list[list[tuple[str, str]]], revealed: dict, limit: int = 2) 
             clauses.append([-lit, carry[total // 10]] if total < 40 else [-lit])
     clauses.append([carry[0]])
     project = [v for s in hidden for v in x[s]]
-    if not project:
-        n, _ = count_models(clauses, limit=1)
-        return [dict(revealed)] if n else []
-    _, models = count_models(clauses, limit=limit, project=project)
+    models = []
+    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        while len(models) < limit and solver.solve():
+            model = solver.get_model()
+            models.append(model)
+            if not project:
+                break
+            true_vars = set(model)
+            solver.add_clause([-v for v in project if v in true_vars])
     keys = []
     for m in models:
         true_vars = {v for v in m if v > 0}
