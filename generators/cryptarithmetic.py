@@ -302,89 +302,68 @@ def _merge_template(la: int, lb: int):
 
 
 class _KeyOracle:
-    """Incremental SAT model of one equation (order-encoded digits, totalizer column sums).
+    """Incremental SAT model of one operand set (order-encoded digits, totalizer column sums).
 
+    The operands' digits and column sums are encoded once; each result candidate is switched on by
+    its own activation literal (``activate``), so trying several result words costs one encoding.
     Used to draw a key when rejection sampling runs out of budget (``walk``) and, once the key is
     fixed (``forbid``), to answer "is the key the only one agreeing with these revealed symbols?"
-    (``unique``). The tier's minimum number of carries is guarded by an activation literal: it
+    (``unique``). The tier's minimum number of carries is guarded by its own activation literal: it
     applies while drawing a key, never to uniqueness (the question does not state it)."""
 
-    def __init__(self, words: list[list[int]], sym_class: list[int], min_carries: int):
-        self.n = len(sym_class)
-        self.sym_class = sym_class
-        self.leads = {w[0] for w in words}
+    def __init__(self, operands: list[list[tuple]], min_carries: int):
         self.top = 0
         self.clauses: list[list[int]] = []
-        # ge[s][k] <=> digit(s) >= k, k = 1..9 (index k-1)
-        self.ge = [[self._new() for _ in range(9)] for _ in range(self.n)]
-        for s in range(self.n):
-            for k in range(8):
-                self.clauses.append([-self.ge[s][k + 1], self.ge[s][k]])
-        for s in range(self.n):
-            for t in range(s + 1, self.n):
-                if sym_class[s] == sym_class[t]:
-                    for dgt in range(10):
-                        self.clauses.append([-x for x in self._eq(s, dgt)] + [-x for x in self._eq(t, dgt)])
-        for w in words:
+        self.ge: dict[tuple, list[int]] = {}  # ge[s][k-1] <=> digit(s) >= k, k = 1..9
+        op_syms = list(dict.fromkeys(s for w in operands for s in w))
+        self.op_syms = op_syms
+        for s in op_syms:
+            self._symbol(s)
+        for a, s in enumerate(op_syms):
+            for t in op_syms[a + 1 :]:
+                if s[0] == t[0]:
+                    self.clauses += self._distinct(s, t)
+        for w in operands:
             self.clauses.append([self.ge[w[0]][0]])
-        self.carry_lits: list[int] = []
-        self._columns(words)
+        self.width = len(operands[0])
+        self.totals: list[list[int]] = []
+        carry: list[int] = []
+        carry_lits = []
+        for col in range(self.width):
+            total = carry
+            for w in operands:
+                digit = self.ge[w[self.width - 1 - col]]
+                total = self._merge(total, digit) if total else list(digit)
+            self.totals.append(total)
+            carry = [
+                x
+                for x in (_at_least(total, 10), _at_least(total, 20), _at_least(total, 30))
+                if x is not False
+            ]
+            if carry:
+                carry_lits.append(carry[0])
+        self.final_carry = carry
         self.act = self._new()
         if min_carries > 0:
             enc = CardEnc.atleast(
-                lits=self.carry_lits, bound=min_carries, top_id=self.top, encoding=EncType.seqcounter
+                lits=carry_lits, bound=min_carries, top_id=self.top, encoding=EncType.seqcounter
             )
             self.top = max(self.top, enc.nv)
             self.clauses += [[-self.act] + c for c in enc.clauses]
         self.solver = Solver(name=SOLVER, bootstrap_with=self.clauses)
-        self.key: list[int] | None = None
-
-    def walk(self, rng) -> list[int] | None:
-        """A key: symbols in random order, each taking a uniformly random digit among those that
-        still admit a complete key (with the carry minimum); None if the equation has no key."""
-        if not self.solver.solve(assumptions=[self.act]):
-            return None
-        models = [self.solver.get_model()]
-        fixed: list[int] = [self.act]
-        key = [-1] * self.n
-        order = list(range(self.n))
-        rng.shuffle(order)
-        taken: set[tuple[int, int]] = set()
-        for s in order:
-            digits = list(range(10))
-            rng.shuffle(digits)
-            for dgt in digits:
-                if (self.sym_class[s], dgt) in taken or (dgt == 0 and s in self.leads):
-                    continue  # infeasible anyway; skipping saves a solver call
-                lits = self._eq(s, dgt)
-                if any(all(m[abs(x) - 1] == x for x in lits) for m in models):
-                    break
-                if self.solver.solve(assumptions=fixed + lits):
-                    models.append(self.solver.get_model())
-                    break
-            else:  # pragma: no cover - the previous model always leaves one digit
-                raise Reject("internal: walk lost its model")
-            key[s] = dgt
-            taken.add((self.sym_class[s], dgt))
-            fixed += lits
-            models = [m for m in models if all(m[abs(x) - 1] == x for x in lits)]
-        return key
-
-    def forbid(self, key: list[int]) -> None:
-        """From now on, every model must differ from ``key`` somewhere."""
-        same = []
-        for s in range(self.n):
-            e = self._new()
-            same.append(e)
-            self.solver.add_clause([e] + [-x for x in self._eq(s, key[s])])
-        self.solver.add_clause([-e for e in same])
-        self.key = key
+        self.clauses = []
 
     def _new(self) -> int:
         self.top += 1
         return self.top
 
-    def _eq(self, s: int, dgt: int) -> list[int]:
+    def _symbol(self, s: tuple) -> None:
+        if s not in self.ge:
+            self.ge[s] = list(range(self.top + 1, self.top + 10))
+            self.top += 9
+            self.clauses += [[-self.ge[s][k + 1], self.ge[s][k]] for k in range(8)]
+
+    def _eq(self, s: tuple, dgt: int) -> list[int]:
         """Literals whose conjunction says digit(s) == dgt."""
         lits = []
         if dgt >= 1:
@@ -392,6 +371,9 @@ class _KeyOracle:
         if dgt <= 8:
             lits.append(-self.ge[s][dgt])
         return lits
+
+    def _distinct(self, s: tuple, t: tuple) -> list[list[int]]:
+        return [[-x for x in self._eq(s, d)] + [-x for x in self._eq(t, d)] for d in range(10)]
 
     def _merge(self, a: list[int], b: list[int]) -> list[int]:
         """Unary (order-encoded) sum of two unary numbers, both directions (totalizer node)."""
@@ -402,64 +384,110 @@ class _KeyOracle:
             self.clauses += (sign * lits[index]).tolist()
         return c
 
-    def _columns(self, words: list[list[int]]) -> None:
-        ops, res = words[:-1], words[-1]
-        width = len(ops[0])
-        carry: list[int] = []
-        for col in range(width):
-            total = carry
-            for w in ops:
-                total = (
-                    self._merge(total, self.ge[w[width - 1 - col]])
-                    if total
-                    else list(self.ge[w[width - 1 - col]])
-                )
-            r = res[len(res) - 1 - col]
-
-            def at_least(v: int, total=total):
-                return True if v <= 0 else (False if v > len(total) else total[v - 1])
-
+    def activate(self, result: list[tuple]) -> int:
+        """Switch on the result word ``result``; returns its activation literal."""
+        act = self._new()
+        guarded: list[list[int]] = []
+        extra = list(dict.fromkeys(s for s in result if s not in self.op_syms))
+        for s in extra:
+            self._symbol(s)
+        for a, s in enumerate(extra):
+            for t in self.op_syms + extra[a + 1 :]:
+                if s[0] == t[0]:
+                    guarded += self._distinct(s, t)
+        guarded.append([self.ge[result[0]][0]])
+        for col in range(self.width):
+            total, r = self.totals[col], self.ge[result[len(result) - 1 - col]]
             for j in range(4):
                 for k in range(1, 10):
-                    lo, hi = at_least(10 * j + k), at_least(10 * j + 10)
+                    # 10j+k <= total < 10j+10  ->  digit(r) >= k
+                    lo, hi = _at_least(total, 10 * j + k), _at_least(total, 10 * j + 10)
                     if lo is not False and hi is not True:
-                        cl = [self.ge[r][k - 1]]
-                        if lo is not True:
-                            cl.append(-lo)
-                        if hi is not False:
-                            cl.append(hi)
-                        self.clauses.append(cl)
-                    lo, hi = at_least(10 * j), at_least(10 * j + k)
+                        guarded.append(
+                            [r[k - 1]] + ([-lo] if lo is not True else []) + ([hi] if hi is not False else [])
+                        )
+                    # 10j <= total < 10j+k  ->  digit(r) < k
+                    lo, hi = _at_least(total, 10 * j), _at_least(total, 10 * j + k)
                     if lo is not False and hi is not True:
-                        cl = [-self.ge[r][k - 1]]
-                        if lo is not True:
-                            cl.append(-lo)
-                        if hi is not False:
-                            cl.append(hi)
-                        self.clauses.append(cl)
-            carry = [x for x in (at_least(10), at_least(20), at_least(30)) if x is not False]
+                        guarded.append(
+                            [-r[k - 1]]
+                            + ([-lo] if lo is not True else [])
+                            + ([hi] if hi is not False else [])
+                        )
+        carry = self.final_carry
+        if len(result) == self.width:
             if carry:
-                self.carry_lits.append(carry[0])
-        if len(res) == width:
-            if carry:
-                self.clauses.append([-carry[0]])
+                guarded.append([-carry[0]])
         else:  # one extra result digit = final carry (1..3)
-            lead = res[0]
-            self.clauses.append([-self.ge[lead][3]])
+            lead = self.ge[result[0]]
+            guarded.append([-lead[3]])
             for k in range(1, 4):
-                lit = carry[k - 1] if k - 1 < len(carry) else None
-                if lit is None:
-                    self.clauses.append([-self.ge[lead][k - 1]])
+                if k - 1 < len(carry):
+                    guarded += [[-lead[k - 1], carry[k - 1]], [lead[k - 1], -carry[k - 1]]]
                 else:
-                    self.clauses.append([-self.ge[lead][k - 1], lit])
-                    self.clauses.append([self.ge[lead][k - 1], -lit])
+                    guarded.append([-lead[k - 1]])
+        for cl in self.clauses:  # order chains of new symbols (unguarded, always satisfiable)
+            self.solver.add_clause(cl)
+        self.clauses = []
+        for cl in guarded:
+            self.solver.add_clause([-act] + cl)
+        return act
 
-    def unique(self, revealed: list[int]) -> bool:
-        assumptions = [x for s in revealed for x in self._eq(s, self.key[s])]
+    def walk(self, rng, symbols: list[tuple], act: int, leads: set) -> list[int] | None:
+        """A key for ``symbols``: in random order, each takes a uniformly random digit among those
+        that still admit a complete key (with the carry minimum); None if there is no key."""
+        base = [self.act, act]
+        if not self.solver.solve(assumptions=base):
+            return None
+        models = [self.solver.get_model()]
+        fixed = list(base)
+        key = [-1] * len(symbols)
+        order = list(range(len(symbols)))
+        rng.shuffle(order)
+        taken: set[tuple[str, int]] = set()
+        for i in order:
+            s = symbols[i]
+            digits = list(range(10))
+            rng.shuffle(digits)
+            for dgt in digits:
+                if (s[0], dgt) in taken or (dgt == 0 and s in leads):
+                    continue  # infeasible anyway; skipping saves a solver call
+                lits = self._eq(s, dgt)
+                if any(all(m[abs(x) - 1] == x for x in lits) for m in models):
+                    break
+                if self.solver.solve(assumptions=fixed + lits):
+                    models.append(self.solver.get_model())
+                    break
+            else:  # pragma: no cover - the previous model always leaves one digit
+                raise Reject("internal: walk lost its model")
+            key[i] = dgt
+            taken.add((s[0], dgt))
+            fixed += lits
+            models = [m for m in models if all(m[abs(x) - 1] == x for x in lits)]
+        return key
+
+    def forbid(self, symbols: list[tuple], key: list[int]) -> int:
+        """A literal that, when assumed, makes every model differ from ``key`` somewhere."""
+        guard = self._new()
+        same = []
+        for s, d in zip(symbols, key, strict=True):
+            e = self._new()
+            same.append(e)
+            self.solver.add_clause([e] + [-x for x in self._eq(s, d)])
+        self.solver.add_clause([-guard] + [-e for e in same])
+        return guard
+
+    def unique(self, revealed: list[tuple[tuple, int]], act: int, guard: int) -> bool:
+        assumptions = [act, guard] + [x for s, d in revealed for x in self._eq(s, d)]
         return not self.solver.solve(assumptions=assumptions)
 
     def close(self) -> None:
         self.solver.delete()
+
+
+def _at_least(total: list[int], v: int):
+    """The literal "unary number ``total`` >= v", or True / False when that is constant."""
+    return True if v <= 0 else (False if v > len(total) else total[v - 1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -746,19 +774,26 @@ class Cryptarithmetic(Puzzle):
             w for extra in lv["result_extra"] for w in buckets.get(length + extra, []) if w not in operands
         ]
         rng.shuffle(cands)
-        for result in cands[: lv["result_candidates"]]:
-            words = operands + [result]
-            toks = [tokens_of(w, lang) for w in words]
-            if lang == "ko":
-                finals = {sym for t in toks for cls, sym in t if cls == "jong"}
-                if len(finals) < lv["min_finals"]:
-                    continue
-            instance = self._try(rng, lv, lang, words, toks)
-            if instance is not None:
-                return instance
+        oracle = None
+        try:
+            for result in cands[: lv["result_candidates"]]:
+                words = operands + [result]
+                toks = [tokens_of(w, lang) for w in words]
+                if lang == "ko":
+                    finals = {sym for t in toks for cls, sym in t if cls == "jong"}
+                    if len(finals) < lv["min_finals"]:
+                        continue
+                if oracle is None:
+                    oracle = _KeyOracle([[tuple(t) for t in w] for w in toks[:-1]], lv["min_carries"])
+                instance = self._try(rng, lv, lang, words, toks, oracle)
+                if instance is not None:
+                    return instance
+        finally:
+            if oracle is not None:
+                oracle.close()
         raise Reject("no result word admitted a key")
 
-    def _try(self, rng, lv, lang, words, toks):
+    def _try(self, rng, lv, lang, words, toks, oracle):
         classes = EN_CLASSES if lang == "en" else KO_CLASSES
         syms = sorted({(c, s) for t in toks for c, s in t}, key=lambda cs: _symbol_rank(*cs))
         sid = {cs: i for i, cs in enumerate(syms)}
@@ -767,31 +802,28 @@ class Cryptarithmetic(Puzzle):
         drawn = _sample_key(
             word_ids, sym_class, len(classes), rng.getrandbits(64), lv["key_trials"], lv["min_carries"]
         )
-        oracle = _KeyOracle(word_ids, sym_class, lv["min_carries"])
-        try:
-            if drawn is not None:
-                key, sampler = drawn[0], "rejection"
-            else:
-                key, sampler = oracle.walk(rng), "sat_walk"
-                if key is None:
-                    return None
-            oracle.forbid(key)
-            n = len(syms)
-            target = max(1, round(lv["hide_ratio"] * n))
-            if not oracle.unique(list(range(n))):
-                raise Reject("internal: the drawn key is not a model of its own encoding")
-            shown = set(range(n))
-            hidden = []
-            visit = list(range(n))
-            rng.shuffle(visit)
-            for s in visit:
-                if len(hidden) >= target:
-                    break
-                if oracle.unique(sorted(shown - {s})):
-                    shown.discard(s)
-                    hidden.append(s)
-        finally:
-            oracle.close()
+        act = oracle.activate([tuple(t) for t in toks[-1]])
+        if drawn is not None:
+            key, sampler = drawn[0], "rejection"
+        else:
+            key, sampler = oracle.walk(rng, syms, act, {tuple(t[0]) for t in toks}), "sat_walk"
+            if key is None:
+                return None
+        guard = oracle.forbid(syms, key)
+        n = len(syms)
+        target = max(1, round(lv["hide_ratio"] * n))
+        if not oracle.unique([(syms[i], key[i]) for i in range(n)], act, guard):
+            raise Reject("internal: the drawn key is not a model of its own encoding")
+        shown = set(range(n))
+        hidden = []
+        visit = list(range(n))
+        rng.shuffle(visit)
+        for s in visit:
+            if len(hidden) >= target:
+                break
+            if oracle.unique([(syms[i], key[i]) for i in sorted(shown - {s})], act, guard):
+                shown.discard(s)
+                hidden.append(s)
         if not hidden:
             return None
         table = {c: {} for c in classes}
