@@ -572,9 +572,11 @@ def sat_keys(toks: list[list[tuple[str, str]]], revealed: dict, limit: int = 2) 
     """Up to ``limit`` complete keys extending ``revealed`` (python-sat model count).
 
     Encoding: one-hot digit variables for the hidden symbols only (revealed digits are folded in as
-    constants); per column a chain of one-hot partial sums (a + b implied for every pair of values,
-    each partial sum exactly one-hot) over the hidden operand digits and the incoming carry, whose
-    final value fixes the result symbol's digit (total mod 10) and the outgoing carry (total div 10)."""
+    constants); per column a chain of one-hot partial sums over the incoming carry and the hidden
+    operand digits (a + b implied for every pair of values, at least one value true), whose values
+    imply the result symbol's digit (total mod 10) and the exactly-one outgoing carry (total div 10).
+    Sound without at-most-one on the partial sums: the true sum's value is always implied, and any
+    extra true value only adds constraints, so every model is a real key (and every key a model)."""
     syms = sorted({t for w in toks for t in w})
     if any(s not in syms for s in revealed):
         raise VerificationError("a revealed symbol does not occur in the sum")
