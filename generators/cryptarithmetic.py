@@ -951,7 +951,7 @@ class Cryptarithmetic(Puzzle):
             entries = sorted(key[c].items(), key=lambda kv, c=c: _symbol_rank(c, kv[0]))
             lines.append(f"{label} " + ", ".join(f"{s}={d}" for s, d in entries))
         for w, t, v in zip(words, toks, values, strict=True):
-            spelled = " ".join(f"{s}{key[c][s]}" for c, s in t)
+            spelled = " ".join(f"{'받침' if c == 'jong' else ''}{s}={key[c][s]}" for c, s in t)
             lines.append(f"{w}: {spelled} -> {v}")
         lines.append(" + ".join(str(v) for v in values[:-1]) + f" = {values[-1]}")
         lines.append(("Answer: " if en else "정답: ") + instance["answer"])
