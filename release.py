@@ -346,16 +346,58 @@ def read_card_header(folder: Path) -> dict[str, Any]:
     return yaml.safe_load(text.split("---\n", 2)[1])
 
 
-def check_folder(
-    folder: Path, expected_counts: dict[str, int] | None = None, progress: bool = True
-) -> list[str]:
-    """Load every config of a built folder with plain `datasets` (normal and streaming) and check the
-    declared features against each Parquet schema and the row counts. Returns problems (empty = ok)."""
+def _check_entry(task: tuple) -> list[str]:
+    """Check one config of a built folder; returns its problems."""
     import datasets
     import pyarrow.parquet as pq
 
+    folder_s, entry, info, expected, hashes, cache = task
+    folder = Path(folder_s)
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
+    name = entry["config_name"]
+    if info is None:
+        return [f"{name}: no dataset_info entry"]
+    problems = []
+    declared = datasets.Features._from_yaml_list(info["features"])
+    for rel in entry["data_files"][0]["path"]:
+        actual = datasets.Features.from_arrow_schema(pq.read_schema(folder / rel))
+        if actual != declared:
+            problems.append(f"{name}: {rel} schema {actual} != declared {declared}")
+    try:
+        ds = datasets.load_dataset(str(folder), name, split="test", cache_dir=cache)
+        first = next(iter(datasets.load_dataset(str(folder), name, split="test", streaming=True)))
+    except Exception as exc:  # noqa: BLE001 - report any loader failure by config
+        return problems + [f"{name}: does not load ({type(exc).__name__}: {exc})"]
+    want = info["splits"][0]["num_examples"]
+    if ds.num_rows != want:
+        problems.append(f"{name}: {ds.num_rows} rows, card says {want}")
+    if expected is not None and ds.num_rows != expected:
+        problems.append(f"{name}: {ds.num_rows} rows, manifest says {expected}")
+    if ds.features != declared:
+        problems.append(f"{name}: loaded features differ from the card")
+    if first != ds[0]:
+        problems.append(f"{name}: streaming and normal loading disagree on the first row")
+    if hashes is not None:
+        # The rows read back are exactly the verified items (and the manifest's, when frozen).
+        got = {row["id"]: nolli.item_hash(row) for row in ds}
+        if got != hashes:
+            bad = sorted(k for k in set(got) | set(hashes) if got.get(k) != hashes.get(k))
+            problems.append(f"{name}: {len(bad)} rows differ from the verified items ({', '.join(bad[:5])})")
+    return problems
+
+
+def check_folder(
+    folder: Path,
+    expected_counts: dict[str, int] | None = None,
+    progress: bool = True,
+    jobs: int = 1,
+    item_hashes: dict[str, dict[str, str]] | None = None,
+) -> list[str]:
+    """Load every config of a built folder with plain `datasets` (normally and streaming), compare the
+    declared features with each Parquet schema and the row counts with the card (and ``expected_counts``);
+    with ``item_hashes`` (config -> id -> sha256), check that every row read back is byte-identical to the
+    verified item it was written from. Returns the problems (empty = ok)."""
     header = read_card_header(folder)
     problems = []
     infos = {i["config_name"]: i for i in header.get("dataset_info", [])}
@@ -363,44 +405,31 @@ def check_folder(
     defaults = [e["config_name"] for e in entries if e.get("default")]
     if len(defaults) != 1:
         problems.append(f"expected exactly one default config, found {defaults}")
-    iterator: Iterable = entries
-    if progress:
-        from tqdm.auto import tqdm
-
-        iterator = tqdm(entries, desc=f"check {folder.name}", unit="config")
     with tempfile.TemporaryDirectory() as cache:
-        for entry in iterator:
+        tasks = []
+        for entry in entries:
             name = entry["config_name"]
-            info = infos.get(name)
-            if info is None:
-                problems.append(f"{name}: no dataset_info entry")
-                continue
-            declared = datasets.Features._from_yaml_list(info["features"])
-            for rel in entry["data_files"][0]["path"]:
-                schema = pq.read_schema(folder / rel)
-                actual = datasets.Features.from_arrow_schema(schema)
-                if actual != declared:
-                    problems.append(f"{name}: {rel} schema {actual} != declared {declared}")
-            try:
-                ds = datasets.load_dataset(str(folder), name, split="test", cache_dir=cache)
-                it = datasets.load_dataset(str(folder), name, split="test", streaming=True)
-                first = next(iter(it))
-            except Exception as exc:  # noqa: BLE001 - report any loader failure by config
-                problems.append(f"{name}: does not load ({type(exc).__name__}: {exc})")
-                continue
-            want = info["splits"][0]["num_examples"]
-            if ds.num_rows != want:
-                problems.append(f"{name}: {ds.num_rows} rows, card says {want}")
-            if (
-                expected_counts is not None
-                and name in expected_counts
-                and ds.num_rows != expected_counts[name]
-            ):
-                problems.append(f"{name}: {ds.num_rows} rows, manifest says {expected_counts[name]}")
-            if ds.features != declared:
-                problems.append(f"{name}: loaded features differ from the card")
-            if first != ds[0]:
-                problems.append(f"{name}: streaming and normal loading disagree on the first row")
+            expected = (expected_counts or {}).get(name)
+            hashes = (item_hashes or {}).get(name)
+            tasks.append((str(folder), entry, infos.get(name), expected, hashes, cache))
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(tasks), desc=f"check {folder.name}", unit="config")
+        if jobs > 1 and len(tasks) > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for found in pool.map(_check_entry, tasks):
+                    problems += found
+                    if bar:
+                        bar.update()
+        else:
+            for task in tasks:
+                problems += _check_entry(task)
+                if bar:
+                    bar.update()
+        if bar:
+            bar.close()
     return problems
 
 
@@ -472,6 +501,7 @@ def build(
     report["items"] = sum(len(v) for v in items.values())
 
     frozen_path = manifest or SPLITS / "nolli.json"
+    expected = {c: len(v) for c, v in items.items()}
     if frozen_path.exists():
         problems = compare(load_manifest(frozen_path), {c: v for c, v in items.items()})
         frozen = load_manifest(frozen_path)["configs"]
@@ -481,6 +511,7 @@ def build(
                 "regenerated items differ from splits/nolli.json:\n  " + "\n  ".join(problems[:50])
             )
         report["manifest"] = f"{sum(c in frozen for c in names)} configs identical to {frozen_path.name}"
+        expected.update({c: frozen[c]["n"] for c in names if c in frozen})
     else:
         report["manifest"] = "no manifest frozen yet"
 
@@ -490,8 +521,9 @@ def build(
         report["stages"]["write"] = time.perf_counter() - t
         if check:
             t = time.perf_counter()
-            problems = check_folder(tmp, progress=progress)
-            report["stages"]["check (datasets load + streaming)"] = time.perf_counter() - t
+            hashes = {c: {it["id"]: nolli.item_hash(it) for it in v} for c, v in items.items()}
+            problems = check_folder(tmp, expected, progress=progress, jobs=jobs, item_hashes=hashes)
+            report["stages"]["check (load, stream, schema, counts, hashes)"] = time.perf_counter() - t
             if problems:
                 raise ReleaseError("release checks failed:\n  " + "\n  ".join(problems[:50]))
 
@@ -502,7 +534,7 @@ def build(
             t = time.perf_counter()
             build_kobalt_folder(tmp, kobalt_src)
             if check:
-                problems = check_folder(tmp, progress=progress)
+                problems = check_folder(tmp, progress=progress, jobs=jobs)
                 if problems:
                     raise ReleaseError("KoBALT release checks failed:\n  " + "\n  ".join(problems[:50]))
             report["stages"]["kobalt"] = time.perf_counter() - t
