@@ -547,19 +547,17 @@ def build(
 
 
 def _kobalt_source(source):
-    """The KoBALT source to use, or None (NOLLI is then built alone)."""
+    """The KoBALT source file to build from: ``source``, else $KOBALT_SOURCE, else the Hub dataset;
+    None when none is available (NOLLI is then built alone)."""
+    import kobalt
+
     if source is not None:
         if not Path(source).exists():
             raise ReleaseError(f"KoBALT source not found: {source}")
         return source
-    env = os.environ.get("KOBALT_SOURCE")
-    if env:
-        return env
     try:
-        import kobalt
-
-        return kobalt.default_source()
-    except Exception:  # noqa: BLE001 - offline or no Hub access: build NOLLI only
+        return kobalt.resolve_source(None)
+    except kobalt.SourceError:
         return None
 
 

@@ -194,3 +194,14 @@ def test_build_without_kobalt_says_how_to_add_it(tmp_path):
     env_free = _cli("build", "--out", str(tmp_path), "--configs", "ko_jamo_easy", "--quiet", "--no-check")
     assert env_free.returncode == 0, env_free.stderr
     assert "--kobalt-source" in env_free.stdout
+
+
+def test_kobalt_source_from_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("KOBALT_SOURCE", str(KOBALT_DIR / "kobalt-700.en-labels.json"))
+    assert release._kobalt_source(None) is not None
+    monkeypatch.delenv("KOBALT_SOURCE")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    assert release._kobalt_source(None) is None
+    with pytest.raises(release.ReleaseError, match="not found"):
+        release._kobalt_source(tmp_path / "nope.json")
