@@ -416,7 +416,8 @@ def check_folder(
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=len(tasks), desc=f"check {folder.name}", unit="config")
+            name = folder.name.split(".")[1] if folder.name.startswith(".") else folder.name
+            bar = tqdm(total=len(tasks), desc=f"check {name}", unit="config")
         if jobs > 1 and len(tasks) > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 for found in pool.map(_check_entry, tasks):
